@@ -1,0 +1,205 @@
+/*
+ * nodelru - a userspace page reclaim engine modelled on Linux 4.8 node-based LRU reclaim.
+ *
+ * Conventions of this API:
+ *  - Every fallible call returns 0 or a negative errno (-EINVAL, -ENOMEM, -EBUSY, ...), never
+ *    sets errno as its way of reporting, and explains a refusal through the log callback.
+ *  - Objects are opaque and come back through out-parameters.
+ *  - The library never prints to stdout, never calls abort() or exit().
+ *  - Unless a function says otherwise, it is thread-safe: any thread may call it at any time
+ *    while the engine exists.
+ */
+#ifndef NODELRU_NODELRU_H
+#define NODELRU_NODELRU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <nodelru/tunables.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(NLRU_BUILDING_LIBRARY) && defined(__GNUC__)
+#define NLRU_API __attribute__((visibility("default")))
+#else
+#define NLRU_API
+#endif
+
+#define NLRU_VERSION_MAJOR 0
+#define NLRU_VERSION_MINOR 1
+#define NLRU_VERSION_PATCH 0
+#define NLRU_VERSION_NUM (NLRU_VERSION_MAJOR * 10000 + NLRU_VERSION_MINOR * 100 + NLRU_VERSION_PATCH)
+
+/* The version of the library actually loaded, as NLRU_VERSION_NUM computes it. */
+NLRU_API int nlru_version(void);
+
+#define NLRU_PAGE_SHIFT 12
+#define NLRU_PAGE_SIZE (1ul << NLRU_PAGE_SHIFT)
+#define NLRU_MAX_ORDER 11 /* orders 0 .. NLRU_MAX_ORDER - 1, as Linux's MAX_ORDER */
+#define NLRU_MAX_NUMNODES 64
+#define NLRU_NUMA_NO_NODE (-1)
+
+/* Zone types, in Linux's x86_64 order (ZONE_DMA, ZONE_DMA32, ZONE_NORMAL, ZONE_MOVABLE). */
+enum nlru_zone_type {
+	NLRU_ZONE_DMA,
+	NLRU_ZONE_DMA32,
+	NLRU_ZONE_NORMAL,
+	NLRU_ZONE_MOVABLE,
+	NLRU_MAX_NR_ZONES
+};
+
+/*
+ * Allocation flags, the engine's gfp_t.  Zone modifiers choose the highest zone an allocation
+ * may use exactly as gfp_zone() does on x86_64: none -> Normal, DMA32 -> DMA32, DMA -> DMA,
+ * HIGHMEM|MOVABLE -> Movable, MOVABLE or HIGHMEM alone -> Normal; DMA|DMA32, DMA|HIGHMEM and
+ * DMA32|HIGHMEM are invalid.
+ */
+#define NLRU_GFP_DMA (1u << 0)
+#define NLRU_GFP_HIGHMEM (1u << 1)
+#define NLRU_GFP_DMA32 (1u << 2)
+#define NLRU_GFP_MOVABLE (1u << 3)
+#define NLRU_GFP_HIGH (1u << 5)           /* may use part of the min reserve (ALLOC_HIGH) */
+#define NLRU_GFP_IO (1u << 6)             /* reclaim may start I/O */
+#define NLRU_GFP_FS (1u << 7)             /* reclaim may write files */
+#define NLRU_GFP_ATOMIC (1u << 9)         /* cannot sleep; may dip deeper (ALLOC_HARDER) */
+#define NLRU_GFP_DIRECT_RECLAIM (1u << 10) /* may reclaim in the calling thread */
+#define NLRU_GFP_KSWAPD_RECLAIM (1u << 11) /* may wake kswapd */
+#define NLRU_GFP_NORETRY (1u << 12)       /* give up after one reclaim attempt */
+#define NLRU_GFP_THISNODE (1u << 18)      /* the requested node only, no fallback */
+#define NLRU_GFP_HARDWALL (1u << 20)
+#define NLRU_GFP_ZERO (1u << 21)          /* return zeroed memory */
+
+#define NLRU_GFP_RECLAIM (NLRU_GFP_DIRECT_RECLAIM | NLRU_GFP_KSWAPD_RECLAIM)
+#define NLRU_GFP_KERNEL (NLRU_GFP_RECLAIM | NLRU_GFP_IO | NLRU_GFP_FS)
+#define NLRU_GFP_NOFS (NLRU_GFP_RECLAIM | NLRU_GFP_IO)
+#define NLRU_GFP_NOIO (NLRU_GFP_RECLAIM)
+#define NLRU_GFP_NOWAIT (NLRU_GFP_KSWAPD_RECLAIM)
+#define NLRU_GFP_ATOMIC_FLAGS (NLRU_GFP_HIGH | NLRU_GFP_ATOMIC | NLRU_GFP_KSWAPD_RECLAIM)
+#define NLRU_GFP_USER (NLRU_GFP_KERNEL | NLRU_GFP_HARDWALL)
+#define NLRU_GFP_HIGHUSER_MOVABLE (NLRU_GFP_USER | NLRU_GFP_HIGHMEM | NLRU_GFP_MOVABLE)
+
+enum nlru_log_level { NLRU_LOG_ERROR, NLRU_LOG_WARN, NLRU_LOG_INFO, NLRU_LOG_DEBUG };
+
+/* Receives every diagnostic of the library.  Called from any thread, never with a lock held. */
+typedef void (*nlru_log_fn)(void *arg, enum nlru_log_level level, const char *msg);
+
+/* Returns monotonic time in nanoseconds.  Tests replace it to drive time by hand. */
+typedef uint64_t (*nlru_clock_fn)(void *arg);
+
+#define NLRU_CONFIG_VERSION 1
+
+/*
+ * Engine configuration.  Fill it with nlru_config_init(), change what you need, pass it to
+ * nlru_engine_create().  The library reads only cfg->size bytes, so a program built against an
+ * older, shorter struct keeps working: fields past its size take their defaults.
+ */
+struct nlru_config {
+	size_t size;      /* sizeof(struct nlru_config) as the caller compiled it */
+	uint32_t version; /* NLRU_CONFIG_VERSION */
+	/*
+	 * NULL or "": the machine's real NUMA topology.  Otherwise an hwloc synthetic description
+	 * ("pack:2 numa:1 core:1 pu:1"), or the path of an hwloc XML file (which may carry
+	 * distances).  Environment default: NLRU_TOPOLOGY.
+	 */
+	const char *topology;
+	nlru_log_fn log; /* NULL: diagnostics are dropped */
+	void *log_arg;
+	nlru_clock_fn clock; /* NULL: CLOCK_MONOTONIC */
+	void *clock_arg;
+	/* The tunables of tunables.h, one long each. */
+#define NLRU_X_(name, def, min, max, help) long name;
+	NLRU_TUNABLES(NLRU_X_)
+#undef NLRU_X_
+};
+
+/*
+ * nlru_config_init - fill @cfg with the defaults, then apply NLRU_<NAME> environment variables
+ * (NLRU_TOPOLOGY, NLRU_NODE_MIB, ...).  An environment value that does not parse is ignored
+ * and reported through no log (there is no engine yet): nlru_config_set() reports properly.
+ * Returns 0, or -EINVAL if @cfg is NULL.
+ */
+NLRU_API int nlru_config_init(struct nlru_config *cfg);
+
+/*
+ * nlru_config_set - set the tunable called @name (see tunables.h) from the text @value, as the
+ * tools' --set name=value does.  Returns 0; -ENOENT for an unknown name; -EINVAL (with a
+ * message through cfg->log) for a value that does not parse or is out of range.
+ */
+NLRU_API int nlru_config_set(struct nlru_config *cfg, const char *name, const char *value);
+
+struct nlru_engine;
+
+/*
+ * nlru_engine_create - build an engine: discover (or emulate) the NUMA topology, map and bind
+ * each node's memory, lay out zones, compute watermarks, and free every page to the buddy
+ * allocator.
+ * Errors: -EINVAL for a bad config (unparsable topology, zone layout that does not add up,
+ * a node smaller than its minimum, out-of-range tunable), -ENOMEM when memory cannot be mapped.
+ */
+NLRU_API int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out);
+
+/*
+ * nlru_engine_destroy - stop the engine's threads, drain the per-CPU lists and unmap all memory.
+ * Returns -EBUSY, and leaves the engine fully usable, while pages are still allocated.
+ * NULL is accepted and returns 0.  No other call on @eng may run concurrently or follow.
+ */
+NLRU_API int nlru_engine_destroy(struct nlru_engine *eng);
+
+/* Number of NUMA nodes of the engine (node ids are 0 .. n-1). */
+NLRU_API int nlru_engine_nr_nodes(const struct nlru_engine *eng);
+
+/* SLIT-style distance between two nodes (10 = local); -EINVAL on a bad id. */
+NLRU_API int nlru_node_distance(const struct nlru_engine *eng, int from, int to);
+
+/*
+ * nlru_alloc_pages - allocate 2^@order contiguous pages.
+ * @nid: the preferred node, or NLRU_NUMA_NO_NODE for the calling CPU's node.  Other nodes are
+ * used in distance order when it runs low, unless NLRU_GFP_THISNODE is given.
+ * Blocking: with NLRU_GFP_DIRECT_RECLAIM the call may reclaim in this thread; it never waits
+ * without bound.  Without it, it never reclaims and may use part of the reserves.
+ * Returns 0 and the address in *@addr; -EINVAL for order >= NLRU_MAX_ORDER, unknown or
+ * contradictory flags, or a bad node; -ENOMEM when no memory could be found.
+ */
+NLRU_API int nlru_alloc_pages(struct nlru_engine *eng, unsigned int gfp, unsigned int order,
+			      int nid, void **addr);
+
+/*
+ * nlru_free_pages - give back what nlru_alloc_pages() returned, with the same order.
+ * Returns 0; -EINVAL, with the free lists untouched, for an address the engine does not own,
+ * a page that is not allocated (double free), the inside of a block, or the wrong order.
+ */
+NLRU_API int nlru_free_pages(struct nlru_engine *eng, void *addr, unsigned int order);
+
+/* nlru_drain_pages - return every per-CPU list's pages to the buddy allocator (drain_all_pages). */
+NLRU_API int nlru_drain_pages(struct nlru_engine *eng);
+
+/* Geometry and watermarks of one zone, as /proc/zoneinfo shows them. */
+struct nlru_zone_info {
+	size_t size; /* sizeof(struct nlru_zone_info), set by the caller */
+	uint64_t start_pfn, spanned, present, managed;
+	uint64_t free;                            /* NR_FREE_PAGES */
+	uint64_t wmark_min, wmark_low, wmark_high; /* pages */
+	uint64_t lowmem_reserve[NLRU_MAX_NR_ZONES];
+	uint32_t pcp_high, pcp_batch;
+};
+
+/* -EINVAL for a bad node or zone or a NULL/short @info; a zone with no pages reports zeros. */
+NLRU_API int nlru_zone_info(struct nlru_engine *eng, int nid, enum nlru_zone_type zone,
+			    struct nlru_zone_info *info);
+
+/* min_free_kbytes in force (computed or configured). */
+NLRU_API long nlru_min_free_kbytes(const struct nlru_engine *eng);
+
+/*
+ * The zonelist of @nid (fallback order the allocator walks): up to @max entries written as
+ * node * NLRU_MAX_NR_ZONES + zone.  Returns the number of entries, or -EINVAL.
+ */
+NLRU_API int nlru_zonelist(const struct nlru_engine *eng, int nid, int *entries, int max);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NODELRU_NODELRU_H */

@@ -1,0 +1,24 @@
+/*
+ * nodelru tunables: one X-macro table.  It generates the fields of struct nlru_config, their
+ * defaults, their NLRU_<NAME> environment variables, the --set name=value flag of the tools,
+ * range checks, and docs/tuning.md (nlru-tunables --markdown), so none of those drift apart.
+ *
+ * X(name, default, min, max, help).  Every value is a long.  New tunables go at the end.
+ */
+#ifndef NODELRU_TUNABLES_H
+#define NODELRU_TUNABLES_H
+
+#define NLRU_TUNABLES(X)                                                                           \
+	X(node_mib, 64, 4, 1L << 24, "memory of each NUMA node, MiB")                              \
+	X(dma_pct, 0, 0, 100, "share of node 0 in ZONE_DMA, percent (other nodes have none)")      \
+	X(dma32_pct, 25, 0, 100, "share of node 0 in ZONE_DMA32, percent (other nodes have none)") \
+	X(movable_pct, 0, 0, 100, "share of every node in ZONE_MOVABLE, percent")                  \
+	X(min_free_kbytes, 0, 0, 1L << 30, "vm.min_free_kbytes; 0 computes it as Linux does at boot") \
+	X(watermark_scale_factor, 10, 1, 1000, "vm.watermark_scale_factor: low/high gap, 1/10000 of a zone") \
+	X(lowmem_reserve_ratio_dma, 256, 1, 1L << 20, "vm.lowmem_reserve_ratio for ZONE_DMA")      \
+	X(lowmem_reserve_ratio_dma32, 256, 1, 1L << 20, "vm.lowmem_reserve_ratio for ZONE_DMA32")  \
+	X(lowmem_reserve_ratio_normal, 32, 1, 1L << 20, "vm.lowmem_reserve_ratio for ZONE_NORMAL") \
+	X(percpu_pagelist_fraction, 0, 0, 1L << 20, "vm.percpu_pagelist_fraction: 0, or 8 and up (pcp high = managed/fraction)") \
+	X(prefault, 0, 0, 1, "touch every page at creation so first use does not fault")
+
+#endif /* NODELRU_TUNABLES_H */

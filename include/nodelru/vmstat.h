@@ -1,0 +1,98 @@
+/*
+ * nodelru counters: the public enums generated from vmstat_items.h, a snapshot struct, and the
+ * /proc/vmstat and /proc/zoneinfo format dumps.
+ */
+#ifndef NODELRU_VMSTAT_H
+#define NODELRU_VMSTAT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <nodelru/nodelru.h>
+#include <nodelru/vmstat_items.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum nlru_zone_stat_item {
+#define NLRU_X_(e, n, h) NLRU_##e,
+	NLRU_ZONE_STAT_ITEMS(NLRU_X_)
+#undef NLRU_X_
+	NLRU_NR_VM_ZONE_STAT_ITEMS
+};
+
+enum nlru_node_stat_item {
+#define NLRU_X_(e, n, h) NLRU_##e,
+	NLRU_NODE_STAT_ITEMS(NLRU_X_)
+#undef NLRU_X_
+	NLRU_NR_VM_NODE_STAT_ITEMS
+};
+
+/*
+ * Event counters.  A zoned counter takes NLRU_MAX_NR_ZONES consecutive slots:
+ * NLRU_PGALLOC + NLRU_ZONE_DMA32 is pgalloc_dma32.
+ */
+enum nlru_vm_event_item {
+#define NLRU_G_(e, n, h) NLRU_##e,
+#define NLRU_Z_(e, n, h) NLRU_##e, NLRU_##e##_LAST_ = NLRU_##e + NLRU_MAX_NR_ZONES - 1,
+	NLRU_VM_EVENT_ITEMS(NLRU_G_, NLRU_Z_, NLRU_Z_)
+#undef NLRU_G_
+#undef NLRU_Z_
+	NLRU_NR_VM_EVENT_ITEMS
+};
+
+#define NLRU_VMSTAT_VERSION 1
+
+/* A consistent-enough copy of every counter (each is read atomically; the set is not). */
+struct nlru_vmstat {
+	size_t size;       /* sizeof(struct nlru_vmstat), set by the caller */
+	uint32_t version;  /* NLRU_VMSTAT_VERSION, set by the caller */
+	uint32_t nr_nodes; /* filled in */
+	uint64_t events[NLRU_NR_VM_EVENT_ITEMS];     /* summed over CPUs */
+	int64_t zone[NLRU_NR_VM_ZONE_STAT_ITEMS];    /* summed over all zones of all nodes */
+	int64_t node[NLRU_NR_VM_NODE_STAT_ITEMS];    /* summed over all nodes */
+};
+
+/*
+ * nlru_vmstat_read - fill @snap with every counter of @eng.
+ * Reads only snap->size bytes.  Returns 0, or -EINVAL if @snap is NULL or too small.
+ * Thread-safe, lock-free; may run concurrently with allocation and reclaim.
+ */
+NLRU_API int nlru_vmstat_read(struct nlru_engine *eng, struct nlru_vmstat *snap);
+
+/*
+ * nlru_vmstat_get - look a counter up by its /proc/vmstat name in @snap ("pgalloc_normal",
+ * "nr_free_pages", "pgscan_kswapd" as the sum over zones).  Returns 0, or -ENOENT.
+ */
+NLRU_API int nlru_vmstat_get(const struct nlru_vmstat *snap, const char *name, int64_t *value);
+
+/* Current value of one per-zone or per-node state counter.  -EINVAL on a bad nid/zone/item. */
+NLRU_API int nlru_zone_stat_read(struct nlru_engine *eng, int nid, enum nlru_zone_type zone,
+				 enum nlru_zone_stat_item item, int64_t *value);
+NLRU_API int nlru_node_stat_read(struct nlru_engine *eng, int nid, enum nlru_node_stat_item item,
+				 int64_t *value);
+
+/* Linux names and one-line help of each item; NULL for an item out of range. */
+NLRU_API const char *nlru_zone_stat_name(enum nlru_zone_stat_item item);
+NLRU_API const char *nlru_node_stat_name(enum nlru_node_stat_item item);
+NLRU_API const char *nlru_vm_event_name(enum nlru_vm_event_item item);
+NLRU_API const char *nlru_zone_stat_help(enum nlru_zone_stat_item item);
+NLRU_API const char *nlru_node_stat_help(enum nlru_node_stat_item item);
+NLRU_API const char *nlru_vm_event_help(enum nlru_vm_event_item item);
+NLRU_API const char *nlru_zone_name(enum nlru_zone_type zone); /* "DMA32", "Normal", ... */
+
+/*
+ * Dumps in the exact text formats of the Linux version the engine's mode imitates:
+ * /proc/vmstat, /proc/zoneinfo, and /sys/devices/system/node/node<nid>/vmstat.
+ * Return 0, -EINVAL on bad arguments, or -EIO if writing to @out failed.
+ */
+NLRU_API int nlru_vmstat_dump(struct nlru_engine *eng, FILE *out);
+NLRU_API int nlru_zoneinfo_dump(struct nlru_engine *eng, FILE *out);
+NLRU_API int nlru_node_vmstat_dump(struct nlru_engine *eng, int nid, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NODELRU_VMSTAT_H */
