@@ -124,10 +124,23 @@ NLRU_API int nlru_config_init(struct nlru_config *cfg);
 
 /*
  * nlru_config_set - set the tunable called @name (see tunables.h) from the text @value, as the
- * tools' --set name=value does.  Returns 0; -ENOENT for an unknown name; -EINVAL (with a
- * message through cfg->log) for a value that does not parse or is out of range.
+ * tools' --set name=value does.  "topology" is accepted too and keeps the @value pointer,
+ * which must stay valid until nlru_engine_create() returns.  Returns 0; -ENOENT for an unknown
+ * name (with a message through cfg->log); -EINVAL for a value that does not parse or is out
+ * of range.
  */
 NLRU_API int nlru_config_set(struct nlru_config *cfg, const char *name, const char *value);
+
+/* Description of one tunable, for tools and documentation. */
+struct nlru_tunable_info {
+	const char *name; /* field name in struct nlru_config and the --set name */
+	char env[64];     /* environment variable: NLRU_ and the name in capitals */
+	long def, min, max;
+	const char *help;
+};
+
+/* The @index-th tunable of tunables.h; -ENOENT past the last one. */
+NLRU_API int nlru_tunable_info(unsigned int index, struct nlru_tunable_info *info);
 
 struct nlru_engine;
 

@@ -19,6 +19,8 @@
 	X(lowmem_reserve_ratio_dma32, 256, 1, 1L << 20, "vm.lowmem_reserve_ratio for ZONE_DMA32")  \
 	X(lowmem_reserve_ratio_normal, 32, 1, 1L << 20, "vm.lowmem_reserve_ratio for ZONE_NORMAL") \
 	X(percpu_pagelist_fraction, 0, 0, 1L << 20, "vm.percpu_pagelist_fraction: 0, or 8 and up (pcp high = managed/fraction)") \
-	X(prefault, 0, 0, 1, "touch every page at creation so first use does not fault")
+	X(prefault, 0, 0, 1, "touch every page at creation so first use does not fault")          \
+	X(dirty_ratio, 20, 0, 100, "vm.dirty_ratio: dirty pages a writer may leave, percent of dirtyable memory") \
+	X(dirty_background_ratio, 10, 0, 100, "vm.dirty_background_ratio: background writeback starts here, percent")
 
 #endif /* NODELRU_TUNABLES_H */

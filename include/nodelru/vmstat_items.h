@@ -110,12 +110,12 @@
 	GLOBAL(UNEVICTABLE_PGMUNLOCKED, "unevictable_pgs_munlocked", "pages munlocked")            \
 	GLOBAL(UNEVICTABLE_PGCLEARED, "unevictable_pgs_cleared", "mlocked pages freed")            \
 	GLOBAL(UNEVICTABLE_PGSTRANDED, "unevictable_pgs_stranded", "mlocked pages that could not be munlocked") \
-	GLOBAL(NLRU_KSWAPD_WAKEUP, "nlru_kswapd_wakeup", "kswapd wake requests from the allocator slow path") \
-	GLOBAL(NLRU_DIRECT_RECLAIM, "nlru_direct_reclaim", "direct reclaim attempts by the allocator slow path") \
-	GLOBAL(NLRU_ALLOC_RETRY, "nlru_alloc_retry", "slow path retries after reclaim")           \
-	GLOBAL(NLRU_ALLOC_FAIL, "nlru_alloc_fail", "allocations that failed with -ENOMEM")         \
-	GLOBAL(NLRU_BAD_FREE, "nlru_bad_free", "frees refused: double, foreign or wrong order")    \
-	GLOBAL(NLRU_PCP_DRAIN, "nlru_pcp_drain", "per-CPU list drains")                            \
-	GLOBAL(NLRU_MEMBIND_FALLBACK, "nlru_membind_fallback", "node mappings left unbound because binding was refused")
+	GLOBAL(KSWAPD_WAKEUP, "nlru_kswapd_wakeup", "kswapd wake requests from the allocator slow path") \
+	GLOBAL(DIRECT_RECLAIM, "nlru_direct_reclaim", "direct reclaim attempts by the allocator slow path") \
+	GLOBAL(ALLOC_RETRY, "nlru_alloc_retry", "slow path retries after reclaim")           \
+	GLOBAL(ALLOC_FAIL, "nlru_alloc_fail", "allocations that failed with -ENOMEM")         \
+	GLOBAL(BAD_FREE, "nlru_bad_free", "frees refused: double, foreign or wrong order")    \
+	GLOBAL(PCP_DRAIN, "nlru_pcp_drain", "per-CPU list drains")                            \
+	GLOBAL(MEMBIND_FALLBACK, "nlru_membind_fallback", "node mappings left unbound because binding was refused")
 
 #endif /* NODELRU_VMSTAT_ITEMS_H */

@@ -1,0 +1,177 @@
+/*
+ * buddy.c - the binary buddy allocator of a zone (Linux 4.8 __rmqueue_smallest, expand,
+ * __free_one_page), on node-local pfn lists.
+ *
+ * Locking: zone->lock protects free_area and every page on it.  NR_FREE_PAGES is written only
+ * here, under that lock, and read lock-free by the watermark checks.
+ *
+ * Buddy arithmetic runs on offsets from the zone start, so blocks are aligned within their
+ * zone whatever the zone's position in the node.  A free block is marked on its first page
+ * only (PG_buddy and its order), as in Linux; the pages inside it are plain free pages with a
+ * refcount of 0, which is what lets a double free be told from a first one.
+ */
+#include <errno.h>
+
+#include "buddy.h"
+#include "vmstat.h"
+
+static inline struct page *zone_pages(struct zone *zone)
+{
+	return zone->zone_pgdat->pages;
+}
+
+static inline void area_nr_free_add(struct free_area *area, long delta)
+{
+	__atomic_store_n(&area->nr_free, area->nr_free + (unsigned long)delta, __ATOMIC_RELAXED);
+}
+
+static void add_to_free_area(struct zone *zone, uint32_t pfn, unsigned int order)
+{
+	struct page *page = &zone_pages(zone)[pfn];
+
+	__page_set(page, PG_buddy);
+	set_page_order(page, order);
+	pfnlist_add(&zone->free_area[order].free_list, zone_pages(zone), pfn);
+	area_nr_free_add(&zone->free_area[order], 1);
+}
+
+static void del_from_free_area(struct zone *zone, uint32_t pfn, unsigned int order)
+{
+	struct page *page = &zone_pages(zone)[pfn];
+
+	pfnlist_del(&zone->free_area[order].free_list, zone_pages(zone), pfn);
+	area_nr_free_add(&zone->free_area[order], -1);
+	__page_clear(page, PG_buddy);
+	set_page_order(page, 0);
+}
+
+/* expand(): split a block of order @high down to @low, freeing the upper halves. */
+static void expand(struct zone *zone, uint32_t pfn, unsigned int low, unsigned int high)
+{
+	uint32_t size = 1u << high;
+
+	while (high > low) {
+		high--;
+		size >>= 1;
+		add_to_free_area(zone, pfn + size, high);
+	}
+}
+
+uint32_t rmqueue_smallest(struct zone *zone, unsigned int order)
+{
+	for (unsigned int cur = order; cur < MAX_ORDER; cur++) {
+		uint32_t pfn = zone->free_area[cur].free_list.first;
+
+		if (pfn == PFN_NIL)
+			continue;
+		del_from_free_area(zone, pfn, cur);
+		expand(zone, pfn, order, cur);
+		__mod_zone_page_state(zone, NLRU_NR_FREE_PAGES, -(1l << order));
+		return pfn;
+	}
+	return PFN_NIL;
+}
+
+static bool page_is_buddy(const struct page *buddy, unsigned int order)
+{
+	return (buddy->flags & (1u << PG_buddy)) && page_order(buddy) == order;
+}
+
+void free_one_page_locked(struct zone *zone, uint32_t pfn, unsigned int order)
+{
+	struct page *pages = zone_pages(zone);
+	uint32_t idx = pfn - zone->zone_start_pfn;
+	unsigned int freed_order = order;
+
+	while (order < MAX_ORDER - 1) {
+		uint32_t buddy_idx = idx ^ (1u << order);
+
+		if (buddy_idx + (1u << order) > zone->spanned_pages)
+			break;
+		if (!page_is_buddy(&pages[zone->zone_start_pfn + buddy_idx], order))
+			break;
+		del_from_free_area(zone, zone->zone_start_pfn + buddy_idx, order);
+		idx &= buddy_idx;
+		order++;
+	}
+	add_to_free_area(zone, zone->zone_start_pfn + idx, order);
+	__mod_zone_page_state(zone, NLRU_NR_FREE_PAGES, 1l << freed_order);
+}
+
+int rmqueue_bulk(struct zone *zone, int count, struct pfnlist *list)
+{
+	struct page *pages = zone_pages(zone);
+	int i;
+
+	for (i = 0; i < count; i++) {
+		uint32_t pfn = rmqueue_smallest(zone, 0);
+
+		if (pfn == PFN_NIL)
+			break;
+		__page_set(&pages[pfn], PG_pcp);
+		/* Tail insertion keeps the list in the physical order the buddy split gave. */
+		pfnlist_add_tail(list, pages, pfn);
+	}
+	return i;
+}
+
+void free_pcppages_bulk(struct zone *zone, int count, struct pfnlist *list)
+{
+	struct page *pages = zone_pages(zone);
+
+	while (count-- > 0) {
+		uint32_t pfn = pfnlist_pop_tail(list, pages);
+
+		if (pfn == PFN_NIL)
+			break;
+		__page_clear(&pages[pfn], PG_pcp);
+		free_one_page_locked(zone, pfn, 0);
+	}
+}
+
+void zone_free_all(struct zone *zone)
+{
+	uint32_t idx = 0;
+
+	while (idx < zone->spanned_pages) {
+		unsigned int order = MAX_ORDER - 1;
+
+		while ((idx & ((1u << order) - 1)) || idx + (1u << order) > zone->spanned_pages)
+			order--;
+		add_to_free_area(zone, zone->zone_start_pfn + idx, order);
+		__mod_zone_page_state(zone, NLRU_NR_FREE_PAGES, 1l << order);
+		idx += 1u << order;
+	}
+}
+
+int zone_check_free_lists(struct zone *zone, const struct nlru_log *log)
+{
+	struct page *pages = zone_pages(zone);
+	long free = 0;
+
+	for (unsigned int order = 0; order < MAX_ORDER; order++) {
+		unsigned long n = 0;
+		uint32_t pfn;
+
+		pfnlist_for_each(pfn, &zone->free_area[order].free_list, pages) {
+			if (!page_is_buddy(&pages[pfn], order) || pages[pfn].refcount) {
+				log_err(log, "zone %d/%d: pfn %u on order-%u list is not a free block",
+					zone->node, zone->zone_idx, pfn, order);
+				return -EIO;
+			}
+			n++;
+		}
+		if (n != zone->free_area[order].nr_free) {
+			log_err(log, "zone %d/%d: order %u lists %lu blocks, nr_free says %lu",
+				zone->node, zone->zone_idx, order, n, zone->free_area[order].nr_free);
+			return -EIO;
+		}
+		free += (long)n << order;
+	}
+	if (free != zone_page_state(zone, NLRU_NR_FREE_PAGES)) {
+		log_err(log, "zone %d/%d: free lists hold %ld pages, NR_FREE_PAGES says %ld",
+			zone->node, zone->zone_idx, free, zone_page_state(zone, NLRU_NR_FREE_PAGES));
+		return -EIO;
+	}
+	return 0;
+}

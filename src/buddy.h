@@ -1,0 +1,26 @@
+/*
+ * The buddy allocator of one zone: free lists per order 0..10, split on allocation, merge with
+ * the buddy on free.  Every function here is called with zone->lock held, except the creation
+ * helpers.  A single migrate type: the engine does not model anti-fragmentation grouping.
+ */
+#ifndef NODELRU_BUDDY_H
+#define NODELRU_BUDDY_H
+
+#include "engine.h"
+
+/* Take a block of 2^order pages; PFN_NIL if none.  Updates NR_FREE_PAGES. */
+uint32_t rmqueue_smallest(struct zone *zone, unsigned int order);
+/* Give back a block, merging with free buddies.  Updates NR_FREE_PAGES. */
+void free_one_page_locked(struct zone *zone, uint32_t pfn, unsigned int order);
+/* rmqueue_bulk(): move up to @count order-0 pages to @list (marked PG_pcp).  Returns how many. */
+int rmqueue_bulk(struct zone *zone, int count, struct pfnlist *list);
+/* free_pcppages_bulk(): give @count pages from the tail of @list back to the buddy lists. */
+void free_pcppages_bulk(struct zone *zone, int count, struct pfnlist *list);
+
+/* Creation: hand every page of the zone to its free lists as the largest aligned blocks. */
+void zone_free_all(struct zone *zone);
+
+/* Debug: walk the free lists and check them against nr_free and NR_FREE_PAGES.  0 or -EIO. */
+int zone_check_free_lists(struct zone *zone, const struct nlru_log *log);
+
+#endif /* NODELRU_BUDDY_H */

@@ -1,0 +1,186 @@
+/*
+ * config.c - defaults, environment, by-name setting and validation of struct nlru_config.
+ *
+ * The tunables are generated from the one table in tunables.h; nothing here lists them again.
+ * The environment is read by nlru_config_init(), so it changes the defaults a program starts
+ * from and never overrides what the program then sets explicitly (two engines in one process
+ * can differ whatever the environment says).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+#define ENV_PREFIX "NLRU_"
+
+struct tunable {
+	const char *name;
+	size_t offset;
+	long def, min, max;
+	const char *help;
+};
+
+static const struct tunable tunables[] = {
+#define X(name, def, min, max, help) {#name, offsetof(struct nlru_config, name), def, min, max, help},
+	NLRU_TUNABLES(X)
+#undef X
+};
+
+static long *tunable_field(struct nlru_config *cfg, const struct tunable *t)
+{
+	return (long *)((char *)cfg + t->offset);
+}
+
+static const struct tunable *tunable_find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(tunables); i++)
+		if (strcmp(tunables[i].name, name) == 0)
+			return &tunables[i];
+	return NULL;
+}
+
+static void env_name(const char *name, char *buf, size_t len)
+{
+	size_t i = strlen(ENV_PREFIX);
+
+	memcpy(buf, ENV_PREFIX, i);
+	for (; *name && i + 1 < len; name++)
+		buf[i++] = (char)toupper((unsigned char)*name);
+	buf[i] = '\0';
+}
+
+/* A whole decimal (or 0x hex) number within [min, max]. */
+static int parse_long(const char *text, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (!text || !*text)
+		return -EINVAL;
+	errno = 0;
+	v = strtol(text, &end, 0);
+	if (errno || *end || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int nlru_tunable_info(unsigned int index, struct nlru_tunable_info *info)
+{
+	const struct tunable *t;
+
+	if (index >= ARRAY_SIZE(tunables) || !info)
+		return -ENOENT;
+	t = &tunables[index];
+	*info = (struct nlru_tunable_info){.name = t->name, .def = t->def, .min = t->min,
+					   .max = t->max, .help = t->help};
+	env_name(t->name, info->env, sizeof(info->env));
+	return 0;
+}
+
+int nlru_config_init(struct nlru_config *cfg)
+{
+	const char *topology;
+
+	if (!cfg)
+		return -EINVAL;
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->size = sizeof(*cfg);
+	cfg->version = NLRU_CONFIG_VERSION;
+	for (size_t i = 0; i < ARRAY_SIZE(tunables); i++) {
+		const struct tunable *t = &tunables[i];
+		char env[64];
+		long v;
+
+		*tunable_field(cfg, t) = t->def;
+		env_name(t->name, env, sizeof(env));
+		if (parse_long(getenv(env), t->min, t->max, &v) == 0)
+			*tunable_field(cfg, t) = v;
+	}
+	topology = getenv(ENV_PREFIX "TOPOLOGY");
+	if (topology && *topology)
+		cfg->topology = topology;
+	return 0;
+}
+
+int nlru_config_set(struct nlru_config *cfg, const char *name, const char *value)
+{
+	struct nlru_log log;
+	const struct tunable *t;
+	long v;
+
+	if (!cfg || !name)
+		return -EINVAL;
+	log = (struct nlru_log){cfg->log, cfg->log_arg};
+	if (strcmp(name, "topology") == 0) {
+		cfg->topology = value;
+		return 0;
+	}
+	t = tunable_find(name);
+	if (!t) {
+		log_err(&log, "config: no tunable is called \"%s\"", name);
+		return -ENOENT;
+	}
+	if (parse_long(value, t->min, t->max, &v)) {
+		log_err(&log, "config: %s=\"%s\" is not a number in [%ld, %ld]", name,
+			value ? value : "", t->min, t->max);
+		return -EINVAL;
+	}
+	*tunable_field(cfg, t) = v;
+	return 0;
+}
+
+static int check_ranges(const struct nlru_config *cfg, const struct nlru_log *log)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(tunables); i++) {
+		const struct tunable *t = &tunables[i];
+		long v = *tunable_field((struct nlru_config *)cfg, t);
+
+		if (v < t->min || v > t->max) {
+			log_err(log, "config: %s = %ld is outside [%ld, %ld]", t->name, v, t->min,
+				t->max);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int check_consistency(const struct nlru_config *cfg, const struct nlru_log *log)
+{
+	if (cfg->dma_pct + cfg->dma32_pct + cfg->movable_pct > 100) {
+		log_err(log,
+			"config: zone layout does not add up: DMA %ld%% + DMA32 %ld%% + Movable "
+			"%ld%% of node 0 is more than 100%%",
+			cfg->dma_pct, cfg->dma32_pct, cfg->movable_pct);
+		return -EINVAL;
+	}
+	if (cfg->percpu_pagelist_fraction && cfg->percpu_pagelist_fraction < 8) {
+		log_err(log, "config: percpu_pagelist_fraction must be 0 or at least 8, not %ld",
+			cfg->percpu_pagelist_fraction);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int config_copy(struct nlru_config *dst, const struct nlru_config *src, const struct nlru_log *log)
+{
+	size_t header = offsetof(struct nlru_config, topology);
+	int r;
+
+	if (src->size < header) {
+		log_err(log, "config: size %zu is too small; call nlru_config_init() first",
+			src->size);
+		return -EINVAL;
+	}
+	/* Fields past the caller's struct (an older, shorter one) keep their defaults. */
+	nlru_config_init(dst);
+	memcpy(dst, src, MIN(src->size, sizeof(*dst)));
+	dst->size = sizeof(*dst);
+	r = check_ranges(dst, log);
+	if (!r)
+		r = check_consistency(dst, log);
+	return r;
+}

@@ -1,0 +1,305 @@
+/*
+ * engine.c - engine lifecycle and node memory: create (topology, per-node mappings and
+ * descriptors, zone layout, watermarks, pcp lists, freeing every page), destroy, and the
+ * read-only queries of geometry.
+ *
+ * Creation and destruction are single-threaded by contract; nothing else here takes a lock.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buddy.h"
+#include "engine.h"
+#include "os.h"
+#include "page_alloc.h"
+#include "vmstat.h"
+#include "watermark.h"
+#include "zonelist.h"
+
+static size_t node_mem_bytes(const struct pglist_data *pgdat)
+{
+	return (size_t)pgdat->node_present_pages << PAGE_SHIFT;
+}
+
+static size_t node_desc_bytes(const struct pglist_data *pgdat)
+{
+	return (size_t)pgdat->node_present_pages * sizeof(struct page);
+}
+
+/* Pages per zone: low zones live on node 0 only, as below 4 GiB on a PC; Normal takes the rest. */
+static void zone_layout(const struct nlru_engine *eng, int nid, uint32_t pages,
+			uint32_t size[MAX_NR_ZONES])
+{
+	const struct nlru_config *cfg = &eng->cfg;
+
+	size[ZONE_DMA] = nid == 0 ? (uint32_t)((uint64_t)pages * (uint64_t)cfg->dma_pct / 100) : 0;
+	size[ZONE_DMA32] =
+		nid == 0 ? (uint32_t)((uint64_t)pages * (uint64_t)cfg->dma32_pct / 100) : 0;
+	size[ZONE_MOVABLE] = (uint32_t)((uint64_t)pages * (uint64_t)cfg->movable_pct / 100);
+	size[ZONE_NORMAL] = pages - size[ZONE_DMA] - size[ZONE_DMA32] - size[ZONE_MOVABLE];
+}
+
+static void zone_init(struct pglist_data *pgdat, int zid, uint32_t start, uint32_t pages)
+{
+	struct zone *zone = &pgdat->node_zones[zid];
+
+	zone->zone_pgdat = pgdat;
+	zone->node = pgdat->node_id;
+	zone->zone_idx = zid;
+	zone->zone_start_pfn = start;
+	zone->spanned_pages = zone->present_pages = zone->managed_pages = pages;
+	spin_lock_init(&zone->lock);
+	for (int order = 0; order < MAX_ORDER; order++)
+		pfnlist_init(&zone->free_area[order].free_list);
+	for (uint32_t pfn = start; pfn < start + pages; pfn++)
+		page_init(&pgdat->pages[pfn], pgdat->node_id, (unsigned int)zid);
+	if (pages)
+		pgdat->nr_zones = zid + 1;
+}
+
+/* Bind the node's memory when it is a real node; a refusal costs locality, not correctness. */
+static void node_bind(struct nlru_engine *eng, struct pglist_data *pgdat)
+{
+	int r;
+
+	if (!topo_node_is_real(eng->topo, pgdat->node_id))
+		return;
+	r = topo_bind_memory(eng->topo, pgdat->node_id, pgdat->mem, node_mem_bytes(pgdat));
+	if (!r)
+		r = topo_bind_memory(eng->topo, pgdat->node_id, pgdat->pages,
+				     node_desc_bytes(pgdat));
+	pgdat->mem_bound = r == 0;
+	if (r) {
+		count_vm_event(eng, NLRU_MEMBIND_FALLBACK);
+		if (!atomic_exchange(&eng->membind_warned, true))
+			log_warn(&eng->log,
+				 "binding node %d memory refused (%s); memory stays unbound (seen "
+				 "in containers without CAP_SYS_NICE)",
+				 pgdat->node_id, strerror(-r));
+	}
+}
+
+static int node_init(struct nlru_engine *eng, int nid, uint64_t start_pfn)
+{
+	uint32_t pages = (uint32_t)(eng->cfg.node_mib << (20 - PAGE_SHIFT));
+	uint32_t size[MAX_NR_ZONES], start = 0;
+	struct pglist_data *pgdat;
+	void *mem, *desc;
+
+	pgdat = aligned_alloc(CACHELINE, sizeof(*pgdat));
+	if (!pgdat)
+		return -ENOMEM;
+	memset(pgdat, 0, sizeof(*pgdat));
+	eng->node_data[nid] = pgdat;
+	pgdat->node_id = nid;
+	pgdat->node_start_pfn = start_pfn;
+	pgdat->node_present_pages = pages;
+	if (os_map(node_mem_bytes(pgdat), &mem) == 0)
+		pgdat->mem = mem;
+	if (pgdat->mem && os_map(node_desc_bytes(pgdat), &desc) == 0)
+		pgdat->pages = desc;
+	if (!pgdat->pages) {
+		log_err(&eng->log, "cannot map %ld MiB for node %d", eng->cfg.node_mib, nid);
+		return -ENOMEM;
+	}
+	node_bind(eng, pgdat);
+	if (eng->cfg.prefault)
+		os_prefault(pgdat->mem, node_mem_bytes(pgdat));
+	zone_layout(eng, nid, pages, size);
+	for (int zid = 0; zid < MAX_NR_ZONES; zid++) {
+		zone_init(pgdat, zid, start, size[zid]);
+		start += size[zid];
+	}
+	return 0;
+}
+
+static void node_free(struct pglist_data *pgdat)
+{
+	struct zone *zone;
+
+	if (!pgdat)
+		return;
+	for_each_zone_in_node(zone, pgdat)
+		zone_pcp_destroy(zone);
+	os_unmap(pgdat->mem, node_mem_bytes(pgdat));
+	os_unmap(pgdat->pages, node_desc_bytes(pgdat));
+	free(pgdat);
+}
+
+static void engine_free(struct nlru_engine *eng)
+{
+	for (int nid = 0; nid < MAX_NUMNODES; nid++)
+		node_free(eng->node_data[nid]);
+	topo_destroy(eng->topo);
+	free(eng->vm_events);
+	free(eng->cpu_node);
+	free(eng->topology_desc);
+	free(eng);
+}
+
+static int engine_topology(struct nlru_engine *eng)
+{
+	int r;
+
+	if (eng->cfg.topology) {
+		eng->topology_desc = strdup(eng->cfg.topology);
+		if (!eng->topology_desc)
+			return -ENOMEM;
+	}
+	eng->cfg.topology = eng->topology_desc;
+	r = topo_load(eng->topology_desc, &eng->log, &eng->topo);
+	if (r)
+		return r;
+	eng->nr_nodes = topo_nr_nodes(eng->topo);
+	eng->nr_cpus = topo_possible_cpus();
+	eng->cpu_node = calloc((size_t)eng->nr_cpus, sizeof(int));
+	eng->vm_events = aligned_alloc(CACHELINE, sizeof(*eng->vm_events) * (size_t)eng->nr_cpus);
+	if (!eng->cpu_node || !eng->vm_events)
+		return -ENOMEM;
+	memset(eng->vm_events, 0, sizeof(*eng->vm_events) * (size_t)eng->nr_cpus);
+	for (int cpu = 0; cpu < eng->nr_cpus; cpu++)
+		eng->cpu_node[cpu] = topo_cpu_to_node(eng->topo, cpu);
+	return 0;
+}
+
+/* After every node exists: zonelists, watermarks, pcp lists, then all pages to the buddy. */
+static int engine_zones(struct nlru_engine *eng)
+{
+	struct pglist_data *pgdat;
+	struct zone *zone;
+	int nid, r;
+
+	build_all_zonelists(eng);
+	init_per_zone_wmark_min(eng);
+	for_each_online_pgdat(pgdat, eng, nid) {
+		for_each_zone_in_node(zone, pgdat) {
+			if (!managed_zone(zone))
+				continue;
+			r = zone_pcp_init(eng, zone);
+			if (r)
+				return r;
+			zone_free_all(zone);
+		}
+	}
+	return 0;
+}
+
+int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out)
+{
+	struct nlru_engine *eng;
+	uint64_t start_pfn = 0;
+	int r;
+
+	if (!cfg || !out)
+		return -EINVAL;
+	eng = calloc(1, sizeof(*eng));
+	if (!eng)
+		return -ENOMEM;
+	eng->log = (struct nlru_log){cfg->log, cfg->log_arg};
+	r = config_copy(&eng->cfg, cfg, &eng->log);
+	if (!r)
+		r = engine_topology(eng);
+	for (int nid = 0; !r && nid < eng->nr_nodes; nid++) {
+		r = node_init(eng, nid, start_pfn);
+		start_pfn += (uint64_t)eng->cfg.node_mib << (20 - PAGE_SHIFT);
+	}
+	if (!r)
+		r = engine_zones(eng);
+	if (r) {
+		engine_free(eng);
+		return r;
+	}
+	*out = eng;
+	return 0;
+}
+
+/* Pages not back in the buddy allocator once the per-CPU lists are drained. */
+static uint64_t pages_in_use(struct nlru_engine *eng)
+{
+	struct pglist_data *pgdat;
+	struct zone *zone;
+	uint64_t used = 0;
+	int nid;
+
+	drain_all_pages(eng);
+	for_each_online_pgdat(pgdat, eng, nid)
+		for_each_zone_in_node(zone, pgdat)
+			used += zone->managed_pages -
+				(uint64_t)zone_page_state(zone, NLRU_NR_FREE_PAGES);
+	return used;
+}
+
+int nlru_engine_destroy(struct nlru_engine *eng)
+{
+	uint64_t used;
+
+	if (!eng)
+		return 0;
+	used = pages_in_use(eng);
+	if (used) {
+		log_err(&eng->log, "destroy: %llu pages are still allocated; free them first",
+			(unsigned long long)used);
+		return -EBUSY;
+	}
+	engine_free(eng);
+	return 0;
+}
+
+int nlru_engine_nr_nodes(const struct nlru_engine *eng)
+{
+	return eng ? eng->nr_nodes : -EINVAL;
+}
+
+int nlru_node_distance(const struct nlru_engine *eng, int from, int to)
+{
+	if (!eng || from < 0 || to < 0 || from >= eng->nr_nodes || to >= eng->nr_nodes)
+		return -EINVAL;
+	return topo_distance(eng->topo, from, to);
+}
+
+long nlru_min_free_kbytes(const struct nlru_engine *eng)
+{
+	return eng ? eng->min_free_kbytes : -EINVAL;
+}
+
+int nlru_zone_info(struct nlru_engine *eng, int nid, enum nlru_zone_type zid,
+		   struct nlru_zone_info *info)
+{
+	const struct zone *zone;
+
+	if (!eng || !info || info->size < sizeof(*info) || nid < 0 || nid >= eng->nr_nodes ||
+	    (unsigned int)zid >= MAX_NR_ZONES)
+		return -EINVAL;
+	zone = &NODE_DATA(eng, nid)->node_zones[zid];
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	info->start_pfn = NODE_DATA(eng, nid)->node_start_pfn + zone->zone_start_pfn;
+	info->spanned = zone->spanned_pages;
+	info->present = zone->present_pages;
+	info->managed = zone->managed_pages;
+	info->free = (uint64_t)zone_page_state(zone, NLRU_NR_FREE_PAGES);
+	info->wmark_min = zone->watermark[WMARK_MIN];
+	info->wmark_low = zone->watermark[WMARK_LOW];
+	info->wmark_high = zone->watermark[WMARK_HIGH];
+	for (int j = 0; j < MAX_NR_ZONES; j++)
+		info->lowmem_reserve[j] = (uint64_t)zone->lowmem_reserve[j];
+	if (zone->pageset) {
+		info->pcp_high = (uint32_t)zone->pageset[0].high;
+		info->pcp_batch = (uint32_t)zone->pageset[0].batch;
+	}
+	return 0;
+}
+
+int nlru_zonelist(const struct nlru_engine *eng, int nid, int *entries, int max)
+{
+	const struct zoneref *z;
+	int n = 0;
+
+	if (!eng || !entries || max < 0 || nid < 0 || nid >= eng->nr_nodes)
+		return -EINVAL;
+	for (z = NODE_DATA(eng, nid)->node_zonelists[ZONELIST_FALLBACK]._zonerefs;
+	     z->zone && n < max; z++)
+		entries[n++] = z->zone->node * MAX_NR_ZONES + z->zone_idx;
+	return n;
+}

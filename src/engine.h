@@ -1,0 +1,63 @@
+/*
+ * struct nlru_engine: the root object.  Everything an engine owns hangs off it; nothing in the
+ * library is global, so several engines live in one process side by side (node mode next to
+ * zone mode in the benchmarks).
+ */
+#ifndef NODELRU_ENGINE_H
+#define NODELRU_ENGINE_H
+
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include <nodelru/nodelru.h>
+
+#include "log.h"
+#include "mmzone.h"
+#include "topo.h"
+
+/* Event counters of one CPU, added to with relaxed atomics (a thread may migrate mid-way). */
+struct vm_event_state {
+	_Atomic unsigned long event[NR_VM_EVENT_ITEMS];
+} __cacheline_aligned;
+
+struct nlru_engine {
+	struct nlru_config cfg; /* private copy; cfg.topology points at topology_desc */
+	char *topology_desc;
+	struct nlru_log log;
+	struct topo *topo;
+	int nr_nodes;
+	int nr_cpus;   /* possible CPUs: size of every per-CPU array */
+	int *cpu_node; /* [nr_cpus] node of each CPU, numa_node_id() */
+	struct pglist_data *node_data[MAX_NUMNODES];
+	struct vm_event_state *vm_events; /* [nr_cpus] */
+	long min_free_kbytes;             /* in force: computed or configured */
+	atomic_bool membind_warned;       /* "binding refused" is said once per engine */
+};
+
+static inline struct pglist_data *NODE_DATA(const struct nlru_engine *eng, int nid)
+{
+	return eng->node_data[nid];
+}
+
+/* The CPU this thread runs on now, clamped into the per-CPU arrays. */
+static inline int this_cpu(const struct nlru_engine *eng)
+{
+	int cpu = sched_getcpu();
+
+	return (unsigned int)cpu < (unsigned int)eng->nr_cpus ? cpu : 0;
+}
+
+/* numa_node_id(): the node of the CPU this thread runs on. */
+static inline int numa_node_id(const struct nlru_engine *eng)
+{
+	return eng->cpu_node[this_cpu(eng)];
+}
+
+#define for_each_online_pgdat(pgdat, eng, nid)                                                     \
+	for ((nid) = 0; (nid) < (eng)->nr_nodes && ((pgdat) = (eng)->node_data[nid]); (nid)++)
+
+/* Config handling (config.c): validate a caller's config and copy it. */
+int config_copy(struct nlru_config *dst, const struct nlru_config *src, const struct nlru_log *log);
+
+#endif /* NODELRU_ENGINE_H */

@@ -1,0 +1,67 @@
+/*
+ * gfp flags to zones and allocator flags, as Linux 4.8 include/linux/gfp.h and mm/internal.h.
+ */
+#ifndef NODELRU_GFP_H
+#define NODELRU_GFP_H
+
+#include <stdbool.h>
+
+#include <nodelru/nodelru.h>
+
+#include "mmzone.h"
+
+#define GFP_ZONEMASK (NLRU_GFP_DMA | NLRU_GFP_HIGHMEM | NLRU_GFP_DMA32 | NLRU_GFP_MOVABLE)
+#define GFP_KNOWN                                                                                  \
+	(GFP_ZONEMASK | NLRU_GFP_HIGH | NLRU_GFP_IO | NLRU_GFP_FS | NLRU_GFP_ATOMIC |               \
+	 NLRU_GFP_RECLAIM | NLRU_GFP_NORETRY | NLRU_GFP_THISNODE | NLRU_GFP_HARDWALL |             \
+	 NLRU_GFP_ZERO)
+
+/* mm/internal.h alloc_flags.  ALLOC_FAIR exists only in zone (4.7) mode. */
+#define ALLOC_WMARK_MIN WMARK_MIN
+#define ALLOC_WMARK_LOW WMARK_LOW
+#define ALLOC_WMARK_HIGH WMARK_HIGH
+#define ALLOC_NO_WATERMARKS 0x04
+#define ALLOC_WMARK_MASK (ALLOC_NO_WATERMARKS - 1)
+#define ALLOC_HARDER 0x10
+#define ALLOC_HIGH 0x20
+#define ALLOC_CPUSET 0x40
+#define ALLOC_CMA 0x80
+#define ALLOC_FAIR 0x100
+
+#define PAGE_ALLOC_COSTLY_ORDER 3
+
+/*
+ * gfp_zone() through x86_64's GFP_ZONE_TABLE (no HIGHMEM, so __GFP_HIGHMEM alone means
+ * Normal).  Returns the highest usable zone, or -1 for a contradictory combination, which
+ * Linux treats as a BUG and the engine refuses with -EINVAL.
+ */
+static inline int gfp_zone(unsigned int gfp)
+{
+	static const signed char table[16] = {
+		[0] = ZONE_NORMAL,
+		[NLRU_GFP_DMA] = ZONE_DMA,
+		[NLRU_GFP_HIGHMEM] = ZONE_NORMAL,
+		[NLRU_GFP_DMA32] = ZONE_DMA32,
+		[NLRU_GFP_MOVABLE] = ZONE_NORMAL,
+		[NLRU_GFP_MOVABLE | NLRU_GFP_DMA] = ZONE_DMA,
+		[NLRU_GFP_MOVABLE | NLRU_GFP_HIGHMEM] = ZONE_MOVABLE,
+		[NLRU_GFP_MOVABLE | NLRU_GFP_DMA32] = ZONE_DMA32,
+		[NLRU_GFP_DMA | NLRU_GFP_HIGHMEM] = -1,
+		[NLRU_GFP_DMA | NLRU_GFP_DMA32] = -1,
+		[NLRU_GFP_DMA32 | NLRU_GFP_HIGHMEM] = -1,
+		[NLRU_GFP_DMA | NLRU_GFP_DMA32 | NLRU_GFP_HIGHMEM] = -1,
+		[NLRU_GFP_MOVABLE | NLRU_GFP_DMA | NLRU_GFP_HIGHMEM] = -1,
+		[NLRU_GFP_MOVABLE | NLRU_GFP_DMA | NLRU_GFP_DMA32] = -1,
+		[NLRU_GFP_MOVABLE | NLRU_GFP_DMA32 | NLRU_GFP_HIGHMEM] = -1,
+		[GFP_ZONEMASK] = -1,
+	};
+
+	return table[gfp & GFP_ZONEMASK];
+}
+
+static inline bool gfpflags_allow_blocking(unsigned int gfp)
+{
+	return gfp & NLRU_GFP_DIRECT_RECLAIM;
+}
+
+#endif /* NODELRU_GFP_H */

@@ -1,0 +1,149 @@
+/*
+ * The engine's memory model: nodes (pglist_data), zones, free areas, per-CPU page lists.
+ * Names and meanings follow Linux 4.8 include/linux/mmzone.h; docs/design.md lists where we
+ * differ (a single migrate type; managed == present == spanned; pfns are engine-wide).
+ */
+#ifndef NODELRU_MMZONE_H
+#define NODELRU_MMZONE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <nodelru/nodelru.h>
+#include <nodelru/vmstat.h>
+
+#include "debug.h"
+#include "page.h"
+#include "pfnlist.h"
+#include "spinlock.h"
+
+#define MAX_ORDER NLRU_MAX_ORDER
+#define MAX_NR_ZONES NLRU_MAX_NR_ZONES
+#define MAX_NUMNODES NLRU_MAX_NUMNODES
+#define PAGE_SHIFT NLRU_PAGE_SHIFT
+#define PAGE_SIZE NLRU_PAGE_SIZE
+#define NR_VM_ZONE_STAT_ITEMS NLRU_NR_VM_ZONE_STAT_ITEMS
+#define NR_VM_NODE_STAT_ITEMS NLRU_NR_VM_NODE_STAT_ITEMS
+#define NR_VM_EVENT_ITEMS NLRU_NR_VM_EVENT_ITEMS
+
+enum zone_type {
+	ZONE_DMA = NLRU_ZONE_DMA,
+	ZONE_DMA32 = NLRU_ZONE_DMA32,
+	ZONE_NORMAL = NLRU_ZONE_NORMAL,
+	ZONE_MOVABLE = NLRU_ZONE_MOVABLE,
+};
+
+enum zone_watermarks { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
+
+struct free_area {
+	struct pfnlist free_list; /* heads of free blocks of this order (one migrate type) */
+	unsigned long nr_free;    /* blocks on free_list */
+};
+
+/*
+ * Counts kept inside each per-CPU list and updated under its lock with plain loads and stores
+ * (no atomic read-modify-write on the fast path).  Readers add them to the zone's counters,
+ * which is what Linux's vm_stat_diff does without the threshold folding.
+ */
+enum pcp_stat {
+	PCP_PGALLOC,    /* pages allocated through this list -> pgalloc_<zone> */
+	PCP_PGFREE,     /* pages freed into this list -> pgfree */
+	PCP_NUMA_HIT,
+	PCP_NUMA_MISS,
+	PCP_NUMA_LOCAL,
+	PCP_NUMA_OTHER,
+	NR_PCP_STATS
+};
+
+/* struct per_cpu_pages: the order-0 page cache of one zone on one CPU. */
+struct per_cpu_pages {
+	struct spinlock lock; /* protects everything below */
+	int count;            /* pages on list */
+	int high;             /* drain batch pages to buddy once count reaches this */
+	int batch;            /* pages moved to or from buddy at a time */
+	struct pfnlist list;
+	_Atomic long stat[NR_PCP_STATS]; /* written under lock, read lock-free */
+} __cacheline_aligned;
+
+struct pglist_data;
+
+struct zone {
+	/* Read-mostly after creation (watermarks change only when tunables are reapplied). */
+	unsigned long watermark[NR_WMARK];
+	long lowmem_reserve[MAX_NR_ZONES];
+	struct pglist_data *zone_pgdat;
+	struct per_cpu_pages *pageset; /* [engine->nr_cpus] */
+	uint32_t zone_start_pfn;       /* node-local pfn of the first page */
+	uint32_t spanned_pages;
+	uint32_t present_pages;
+	uint32_t managed_pages; /* pages the buddy allocator manages; 0: zone unused */
+	int zone_idx;           /* enum zone_type */
+	int node;
+
+	/* The buddy free lists. */
+	struct spinlock lock __cacheline_aligned; /* protects free_area */
+	struct free_area free_area[MAX_ORDER];
+
+	_Atomic long vm_stat[NR_VM_ZONE_STAT_ITEMS] __cacheline_aligned;
+};
+
+static inline bool populated_zone(const struct zone *zone)
+{
+	return zone->present_pages != 0;
+}
+
+static inline bool managed_zone(const struct zone *zone)
+{
+	return zone->managed_pages != 0;
+}
+
+/* A zonelist entry; the list ends with zone == NULL. */
+struct zoneref {
+	struct zone *zone;
+	int zone_idx;
+};
+
+#define MAX_ZONES_PER_ZONELIST (MAX_NUMNODES * MAX_NR_ZONES)
+
+struct zonelist {
+	struct zoneref _zonerefs[MAX_ZONES_PER_ZONELIST + 1];
+};
+
+enum { ZONELIST_FALLBACK, ZONELIST_NOFALLBACK, MAX_ZONELISTS };
+
+/* struct pglist_data: one NUMA node. */
+struct pglist_data {
+	struct zone node_zones[MAX_NR_ZONES];
+	struct zonelist node_zonelists[MAX_ZONELISTS];
+	int node_id;
+	int nr_zones;            /* highest populated zone index + 1 */
+	uint64_t node_start_pfn; /* engine-wide pfn of the node's first page */
+	uint32_t node_present_pages;
+	char *mem;          /* the node's page memory: node_present_pages * PAGE_SIZE bytes */
+	struct page *pages; /* the descriptors, one per page of mem */
+	bool mem_bound;     /* mem is bound to the real node of the same id */
+	unsigned long totalreserve_pages; /* calculate_totalreserve_pages(), for dirty limits */
+
+	_Atomic long vm_stat[NR_VM_NODE_STAT_ITEMS] __cacheline_aligned;
+};
+
+static inline uint32_t page_to_pfn(const struct pglist_data *pgdat, const struct page *page)
+{
+	return (uint32_t)(page - pgdat->pages);
+}
+
+static inline void *page_address(const struct pglist_data *pgdat, uint32_t pfn)
+{
+	return pgdat->mem + ((uint64_t)pfn << PAGE_SHIFT);
+}
+
+static inline struct zone *page_zone(struct pglist_data *pgdat, const struct page *page)
+{
+	return &pgdat->node_zones[page_zonenum(page)];
+}
+
+#define for_each_zone_in_node(zone, pgdat)                                                         \
+	for ((zone) = (pgdat)->node_zones; (zone) < (pgdat)->node_zones + MAX_NR_ZONES; (zone)++)
+
+#endif /* NODELRU_MMZONE_H */

@@ -1,0 +1,13 @@
+/* Page-granular memory from the OS: map, unmap, prefault.  No policy, no binding (topo.c). */
+#ifndef NODELRU_OS_H
+#define NODELRU_OS_H
+
+#include <stddef.h>
+
+/* Reserve @len bytes of private anonymous memory; -ENOMEM on failure. */
+int os_map(size_t len, void **out);
+void os_unmap(void *addr, size_t len);
+/* Fault every page of [addr, addr+len) in now, writable, so first use costs no fault. */
+void os_prefault(void *addr, size_t len);
+
+#endif /* NODELRU_OS_H */

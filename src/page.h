@@ -1,0 +1,124 @@
+/*
+ * struct page: one 32-byte descriptor per 4 KiB page, kept in a dense array beside the node's
+ * memory and never inside the pages themselves, so a user's data can never corrupt the
+ * allocator and a page's memory can be handed out whole.
+ *
+ * Linux's struct page is 64 bytes; ours is 32 because list links are 32-bit node-local page
+ * frame numbers (pfnlist.h) and the owner is a 32-bit id instead of a pointer.
+ *
+ * Locking: a free page belongs to its zone (buddy, under zone->lock) or to one per-CPU list
+ * (under that list's lock); an allocated page belongs to its owner.  Flag bits that more than
+ * one thread may change at once use the atomic helpers; the "__" helpers are for pages the
+ * caller holds exclusively.
+ */
+#ifndef NODELRU_PAGE_H
+#define NODELRU_PAGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "debug.h"
+
+/* Page flag bits, named as Linux's enum pageflags. */
+enum pageflags {
+	PG_locked,
+	PG_referenced,
+	PG_uptodate,
+	PG_dirty,
+	PG_lru,
+	PG_active,
+	PG_slab,
+	PG_writeback,
+	PG_swapcache,
+	PG_reclaim,
+	PG_swapbacked,
+	PG_unevictable,
+	PG_mlocked,
+	PG_buddy, /* free, heading a buddy block of page_order() (Linux keeps this in _mapcount) */
+	PG_pcp,   /* free, on a per-CPU list (engine only: Linux knows this by page->lru) */
+	NR_PAGEFLAGS
+};
+
+#define PAGE_NODE_SHIFT 18 /* bits 18..23: node id, fixed at engine creation */
+#define PAGE_NODE_MASK (0x3fu << PAGE_NODE_SHIFT)
+#define PAGE_ORDER_SHIFT 24 /* bits 24..27: order of a buddy block or of an allocation */
+#define PAGE_ORDER_MASK (0xfu << PAGE_ORDER_SHIFT)
+#define PAGE_ZONE_SHIFT 28 /* bits 28..29: zone index, fixed at engine creation */
+#define PAGE_ZONE_MASK (0x3u << PAGE_ZONE_SHIFT)
+
+STATIC_ASSERT(NR_PAGEFLAGS <= PAGE_NODE_SHIFT, "page flags overlap the node field");
+
+struct page {
+	uint32_t flags;   /* enum pageflags bits, order and zone fields */
+	int32_t refcount; /* 1 for the head of an allocated block; 0 when free and for tails */
+	uint32_t next;    /* pfnlist links (buddy, per-CPU or LRU list) */
+	uint32_t prev;
+	uint64_t private; /* the owner's word: swap entry, slab cookie, ... */
+	uint32_t mapping; /* owner id (anon region, file), 0 for none */
+	uint32_t index;   /* page offset within the owner */
+};
+
+STATIC_ASSERT(sizeof(struct page) == 32, "struct page must stay 32 bytes");
+
+static inline bool page_test(const struct page *page, enum pageflags bit)
+{
+	return __atomic_load_n(&page->flags, __ATOMIC_RELAXED) & (1u << bit);
+}
+
+static inline void page_set(struct page *page, enum pageflags bit)
+{
+	__atomic_fetch_or(&page->flags, 1u << bit, __ATOMIC_RELAXED);
+}
+
+static inline void page_clear(struct page *page, enum pageflags bit)
+{
+	__atomic_fetch_and(&page->flags, ~(1u << bit), __ATOMIC_RELAXED);
+}
+
+/* TestClearPageReferenced and friends. */
+static inline bool page_test_clear(struct page *page, enum pageflags bit)
+{
+	return __atomic_fetch_and(&page->flags, ~(1u << bit), __ATOMIC_RELAXED) & (1u << bit);
+}
+
+static inline void __page_set(struct page *page, enum pageflags bit)
+{
+	page->flags |= 1u << bit;
+}
+
+static inline void __page_clear(struct page *page, enum pageflags bit)
+{
+	page->flags &= ~(1u << bit);
+}
+
+static inline unsigned int page_order(const struct page *page)
+{
+	return (page->flags & PAGE_ORDER_MASK) >> PAGE_ORDER_SHIFT;
+}
+
+static inline void set_page_order(struct page *page, unsigned int order)
+{
+	page->flags = (page->flags & ~PAGE_ORDER_MASK) | (order << PAGE_ORDER_SHIFT);
+}
+
+static inline unsigned int page_zonenum(const struct page *page)
+{
+	return (page->flags & PAGE_ZONE_MASK) >> PAGE_ZONE_SHIFT;
+}
+
+static inline int page_to_nid(const struct page *page)
+{
+	return (int)((page->flags & PAGE_NODE_MASK) >> PAGE_NODE_SHIFT);
+}
+
+/* Reset a descriptor to "free, not on any list" in node @nid, zone @zid (engine creation). */
+static inline void page_init(struct page *page, int nid, unsigned int zid)
+{
+	*page = (struct page){
+		.flags = ((uint32_t)nid << PAGE_NODE_SHIFT) | (zid << PAGE_ZONE_SHIFT),
+		.next = UINT32_MAX,
+		.prev = UINT32_MAX,
+	};
+}
+
+#endif /* NODELRU_PAGE_H */

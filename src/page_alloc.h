@@ -1,0 +1,29 @@
+/*
+ * The page allocator: per-CPU order-0 lists in front of the zones' buddy lists, the zonelist
+ * walk with watermarks (fast path), and the 4.8 slow path that wakes kswapd, retries at the
+ * min watermark and reclaims directly.
+ */
+#ifndef NODELRU_PAGE_ALLOC_H
+#define NODELRU_PAGE_ALLOC_H
+
+#include "engine.h"
+
+/* Allocate 2^order pages; NULL when none could be had.  gfp, order and nid are valid. */
+struct page *alloc_pages_node(struct nlru_engine *eng, unsigned int gfp, unsigned int order,
+			      int nid);
+/* Free a block the engine itself allocated (no ownership checks). */
+void free_pages_trusted(struct nlru_engine *eng, struct page *page, unsigned int order);
+
+/* drain_all_pages(): every CPU's lists of every zone back to the buddy allocator. */
+void drain_all_pages(struct nlru_engine *eng);
+
+/* Creation and teardown of a zone's per-CPU lists. */
+int zone_pcp_init(struct nlru_engine *eng, struct zone *zone);
+void zone_pcp_destroy(struct zone *zone);
+
+static inline struct pglist_data *page_pgdat(const struct nlru_engine *eng, const struct page *page)
+{
+	return NODE_DATA(eng, page_to_nid(page));
+}
+
+#endif /* NODELRU_PAGE_ALLOC_H */

@@ -1,0 +1,40 @@
+/*
+ * page_writeback.c - dirty limits.  The engine has no real-time tasks and no byte-valued
+ * limits (vm.dirty_bytes), so only the ratio branch of domain_dirty_limits() applies.
+ */
+#include "page_writeback.h"
+#include "vmstat.h"
+
+/* global_dirtyable_memory(): free pages above the reserves plus the file LRU, plus one. */
+static unsigned long global_dirtyable_memory(const struct nlru_engine *eng)
+{
+	unsigned long free = 0, reserve = 0, file = 0;
+	const struct pglist_data *pgdat;
+	const struct zone *zone;
+	int nid;
+
+	for_each_online_pgdat(pgdat, eng, nid) {
+		for_each_zone_in_node(zone, pgdat)
+			free += (unsigned long)zone_page_state(zone, NLRU_NR_FREE_PAGES);
+		reserve += pgdat->totalreserve_pages;
+		file += (unsigned long)(node_page_state(pgdat, NLRU_NR_INACTIVE_FILE) +
+					node_page_state(pgdat, NLRU_NR_ACTIVE_FILE));
+	}
+	return free - MIN(free, reserve) + file + 1;
+}
+
+void global_dirty_limits(const struct nlru_engine *eng, unsigned long *background,
+			 unsigned long *dirty)
+{
+	unsigned long available = global_dirtyable_memory(eng);
+	/* Linux scales the percentages to PAGE_SIZE fractions first; keep its rounding. */
+	unsigned long ratio = (unsigned long)eng->cfg.dirty_ratio * PAGE_SIZE / 100;
+	unsigned long bg_ratio = (unsigned long)eng->cfg.dirty_background_ratio * PAGE_SIZE / 100;
+	unsigned long thresh = ratio * available / PAGE_SIZE;
+	unsigned long bg_thresh = bg_ratio * available / PAGE_SIZE;
+
+	if (bg_thresh >= thresh)
+		bg_thresh = thresh / 2;
+	*background = bg_thresh;
+	*dirty = thresh;
+}

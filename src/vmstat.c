@@ -1,0 +1,229 @@
+/*
+ * vmstat.c - counter names, reporting reads and the public snapshot.
+ *
+ * Every table below is generated from vmstat_items.h.  Reads are lock-free: each counter is
+ * read atomically, and per-CPU list counts are folded in as Linux folds vm_stat_diff.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "vmstat.h"
+
+enum event_kind { EV_GLOBAL, EV_ZONED, EV_ZONED_SUM };
+
+struct event_desc {
+	const char *name; /* expanded: "pgalloc_dma32" */
+	const char *base; /* "pgalloc" */
+	const char *help;
+	enum event_kind kind;
+	int zid; /* zone of an expanded zoned slot */
+};
+
+#define ZONE_SLOTS(e, n, h, kind)                                                                  \
+	{n "_dma", n, h, kind, 0}, {n "_dma32", n, h, kind, 1}, {n "_normal", n, h, kind, 2},      \
+		{n "_movable", n, h, kind, 3},
+#define G_(e, n, h) {n, n, h, EV_GLOBAL, 0},
+#define Z_(e, n, h) ZONE_SLOTS(e, n, h, EV_ZONED)
+#define ZS_(e, n, h) ZONE_SLOTS(e, n, h, EV_ZONED_SUM)
+static const struct event_desc event_desc[NR_VM_EVENT_ITEMS] = {NLRU_VM_EVENT_ITEMS(G_, Z_, ZS_)};
+#undef G_
+#undef Z_
+#undef ZS_
+
+STATIC_ASSERT(MAX_NR_ZONES == 4, "ZONE_SLOTS names exactly four zone types");
+
+#define NAME_(e, n, h) n,
+#define HELP_(e, n, h) h,
+static const char *const zone_stat_text[] = {NLRU_ZONE_STAT_ITEMS(NAME_)};
+static const char *const zone_stat_help_text[] = {NLRU_ZONE_STAT_ITEMS(HELP_)};
+static const char *const node_stat_text[] = {NLRU_NODE_STAT_ITEMS(NAME_)};
+static const char *const node_stat_help_text[] = {NLRU_NODE_STAT_ITEMS(HELP_)};
+#undef NAME_
+#undef HELP_
+
+static const char *const zone_names[MAX_NR_ZONES] = {"DMA", "DMA32", "Normal", "Movable"};
+
+const char *nlru_zone_name(enum nlru_zone_type zone)
+{
+	return (unsigned int)zone < MAX_NR_ZONES ? zone_names[zone] : NULL;
+}
+
+const char *nlru_zone_stat_name(enum nlru_zone_stat_item item)
+{
+	return (unsigned int)item < NR_VM_ZONE_STAT_ITEMS ? zone_stat_text[item] : NULL;
+}
+
+const char *nlru_node_stat_name(enum nlru_node_stat_item item)
+{
+	return (unsigned int)item < NR_VM_NODE_STAT_ITEMS ? node_stat_text[item] : NULL;
+}
+
+const char *nlru_vm_event_name(enum nlru_vm_event_item item)
+{
+	return (unsigned int)item < NR_VM_EVENT_ITEMS ? event_desc[item].name : NULL;
+}
+
+const char *nlru_zone_stat_help(enum nlru_zone_stat_item item)
+{
+	return (unsigned int)item < NR_VM_ZONE_STAT_ITEMS ? zone_stat_help_text[item] : NULL;
+}
+
+const char *nlru_node_stat_help(enum nlru_node_stat_item item)
+{
+	return (unsigned int)item < NR_VM_NODE_STAT_ITEMS ? node_stat_help_text[item] : NULL;
+}
+
+const char *nlru_vm_event_help(enum nlru_vm_event_item item)
+{
+	return (unsigned int)item < NR_VM_EVENT_ITEMS ? event_desc[item].help : NULL;
+}
+
+/* Which per-CPU list count, if any, feeds a zone state counter. */
+static int pcp_stat_of_zone_item(enum nlru_zone_stat_item item)
+{
+	switch (item) {
+	case NLRU_NUMA_HIT:
+		return PCP_NUMA_HIT;
+	case NLRU_NUMA_MISS:
+		return PCP_NUMA_MISS;
+	case NLRU_NUMA_LOCAL:
+		return PCP_NUMA_LOCAL;
+	case NLRU_NUMA_OTHER:
+		return PCP_NUMA_OTHER;
+	default:
+		return -1;
+	}
+}
+
+static long pcp_stat_sum(const struct nlru_engine *eng, const struct zone *zone, int stat)
+{
+	long sum = 0;
+
+	if (!zone->pageset)
+		return 0;
+	for (int cpu = 0; cpu < eng->nr_cpus; cpu++)
+		sum += atomic_load_explicit(&zone->pageset[cpu].stat[stat], memory_order_relaxed);
+	return sum;
+}
+
+long zone_stat_read(const struct nlru_engine *eng, const struct zone *zone,
+		    enum nlru_zone_stat_item item)
+{
+	int stat = pcp_stat_of_zone_item(item);
+
+	return zone_page_state(zone, item) + (stat >= 0 ? pcp_stat_sum(eng, zone, stat) : 0);
+}
+
+/* Per-CPU list counts that belong to event @item, over every zone they apply to. */
+static unsigned long pcp_event_sum(const struct nlru_engine *eng, enum nlru_vm_event_item item)
+{
+	int stat = item == NLRU_PGFREE ? PCP_PGFREE : PCP_PGALLOC;
+	bool zoned = item >= NLRU_PGALLOC && item < NLRU_PGALLOC + MAX_NR_ZONES;
+	unsigned long sum = 0;
+
+	if (!zoned && item != NLRU_PGFREE)
+		return 0;
+	for (int nid = 0; nid < eng->nr_nodes; nid++) {
+		const struct pglist_data *pgdat = NODE_DATA(eng, nid);
+
+		for (int zid = 0; zid < MAX_NR_ZONES; zid++)
+			if (!zoned || (int)(item - NLRU_PGALLOC) == zid)
+				sum += (unsigned long)pcp_stat_sum(eng, &pgdat->node_zones[zid], stat);
+	}
+	return sum;
+}
+
+unsigned long vm_event_read(const struct nlru_engine *eng, enum nlru_vm_event_item item)
+{
+	unsigned long sum = pcp_event_sum(eng, item);
+
+	for (int cpu = 0; cpu < eng->nr_cpus; cpu++)
+		sum += atomic_load_explicit(&eng->vm_events[cpu].event[item], memory_order_relaxed);
+	return sum;
+}
+
+int nlru_vmstat_read(struct nlru_engine *eng, struct nlru_vmstat *snap)
+{
+	if (!eng || !snap || snap->size < sizeof(*snap))
+		return -EINVAL;
+	memset((char *)snap + offsetof(struct nlru_vmstat, nr_nodes), 0,
+	       sizeof(*snap) - offsetof(struct nlru_vmstat, nr_nodes));
+	snap->nr_nodes = (uint32_t)eng->nr_nodes;
+	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++)
+		snap->events[i] = vm_event_read(eng, (enum nlru_vm_event_item)i);
+	for (int nid = 0; nid < eng->nr_nodes; nid++) {
+		const struct pglist_data *pgdat = NODE_DATA(eng, nid);
+
+		for (int i = 0; i < NR_VM_NODE_STAT_ITEMS; i++)
+			snap->node[i] += node_page_state(pgdat, (enum nlru_node_stat_item)i);
+		for (int zid = 0; zid < MAX_NR_ZONES; zid++)
+			for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
+				snap->zone[i] += zone_stat_read(eng, &pgdat->node_zones[zid],
+								(enum nlru_zone_stat_item)i);
+	}
+	return 0;
+}
+
+int nlru_vmstat_get(const struct nlru_vmstat *snap, const char *name, int64_t *value)
+{
+	int64_t sum = 0;
+	bool found = false;
+
+	if (!snap || !name || !value)
+		return -EINVAL;
+	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
+		if (strcmp(zone_stat_text[i], name) == 0)
+			return *value = snap->zone[i], 0;
+	for (int i = 0; i < NR_VM_NODE_STAT_ITEMS; i++)
+		if (strcmp(node_stat_text[i], name) == 0)
+			return *value = snap->node[i], 0;
+	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++) {
+		const struct event_desc *d = &event_desc[i];
+
+		if (strcmp(d->name, name) == 0)
+			return *value = (int64_t)snap->events[i], 0;
+		/* A zoned-sum counter also answers to its 4.8 name, as the sum over zones. */
+		if (d->kind == EV_ZONED_SUM && strcmp(d->base, name) == 0) {
+			sum += (int64_t)snap->events[i];
+			found = true;
+		}
+	}
+	if (!found)
+		return -ENOENT;
+	*value = sum;
+	return 0;
+}
+
+int nlru_zone_stat_read(struct nlru_engine *eng, int nid, enum nlru_zone_type zone,
+			enum nlru_zone_stat_item item, int64_t *value)
+{
+	if (!eng || !value || nid < 0 || nid >= eng->nr_nodes ||
+	    (unsigned int)zone >= MAX_NR_ZONES || (unsigned int)item >= NR_VM_ZONE_STAT_ITEMS)
+		return -EINVAL;
+	*value = zone_stat_read(eng, &NODE_DATA(eng, nid)->node_zones[zone], item);
+	return 0;
+}
+
+int nlru_node_stat_read(struct nlru_engine *eng, int nid, enum nlru_node_stat_item item,
+			int64_t *value)
+{
+	if (!eng || !value || nid < 0 || nid >= eng->nr_nodes ||
+	    (unsigned int)item >= NR_VM_NODE_STAT_ITEMS)
+		return -EINVAL;
+	*value = node_page_state(NODE_DATA(eng, nid), item);
+	return 0;
+}
+
+/* For the dumps: how the 4.8 /proc/vmstat prints slot @item. */
+bool vm_event_printed_per_zone(enum nlru_vm_event_item item, const char **sum_name)
+{
+	const struct event_desc *d = &event_desc[item];
+
+	*sum_name = d->kind == EV_ZONED_SUM ? d->base : NULL;
+	return d->kind == EV_ZONED;
+}
+
+int vm_event_zone(enum nlru_vm_event_item item)
+{
+	return event_desc[item].zid;
+}

@@ -1,0 +1,80 @@
+/*
+ * Counter updates and reads.  Event counters are per CPU (struct vm_event_state) plus the
+ * per-CPU list counts (enum pcp_stat); state counters are exact atomics per zone and per node.
+ * Linux folds per-CPU deltas into the atomics past a threshold; exact counters make
+ * zone_watermark_ok_safe() the same as zone_watermark_ok() and need no drift mark.
+ */
+#ifndef NODELRU_VMSTAT_INTERNAL_H
+#define NODELRU_VMSTAT_INTERNAL_H
+
+#include "engine.h"
+
+static inline void count_vm_events(struct nlru_engine *eng, enum nlru_vm_event_item item,
+				   unsigned long delta)
+{
+	atomic_fetch_add_explicit(&eng->vm_events[this_cpu(eng)].event[item], delta,
+				  memory_order_relaxed);
+}
+
+static inline void count_vm_event(struct nlru_engine *eng, enum nlru_vm_event_item item)
+{
+	count_vm_events(eng, item, 1);
+}
+
+/* A zoned event (pgalloc_<zone>, allocstall_<zone>, ...) for zone index @zid. */
+static inline void count_zid_vm_events(struct nlru_engine *eng, enum nlru_vm_event_item item,
+				       int zid, unsigned long delta)
+{
+	count_vm_events(eng, (enum nlru_vm_event_item)(item + zid), delta);
+}
+
+static inline long zone_page_state(const struct zone *zone, enum nlru_zone_stat_item item)
+{
+	return atomic_load_explicit(&zone->vm_stat[item], memory_order_relaxed);
+}
+
+static inline void mod_zone_page_state(struct zone *zone, enum nlru_zone_stat_item item, long delta)
+{
+	atomic_fetch_add_explicit(&zone->vm_stat[item], delta, memory_order_relaxed);
+}
+
+/* For items whose every writer holds zone->lock: no read-modify-write atomic needed. */
+static inline void __mod_zone_page_state(struct zone *zone, enum nlru_zone_stat_item item,
+					 long delta)
+{
+	atomic_store_explicit(&zone->vm_stat[item], zone_page_state(zone, item) + delta,
+			      memory_order_relaxed);
+}
+
+static inline long node_page_state(const struct pglist_data *pgdat, enum nlru_node_stat_item item)
+{
+	return atomic_load_explicit(&pgdat->vm_stat[item], memory_order_relaxed);
+}
+
+static inline void mod_node_page_state(struct pglist_data *pgdat, enum nlru_node_stat_item item,
+				       long delta)
+{
+	atomic_fetch_add_explicit(&pgdat->vm_stat[item], delta, memory_order_relaxed);
+}
+
+/* A per-CPU list count, bumped by its lock holder. */
+static inline void pcp_stat_add(struct per_cpu_pages *pcp, enum pcp_stat item, long delta)
+{
+	atomic_store_explicit(&pcp->stat[item],
+			      atomic_load_explicit(&pcp->stat[item], memory_order_relaxed) + delta,
+			      memory_order_relaxed);
+}
+
+/* Reporting reads: fold the per-CPU list counts into the zone and event counters. */
+long zone_stat_read(const struct nlru_engine *eng, const struct zone *zone,
+		    enum nlru_zone_stat_item item);
+unsigned long vm_event_read(const struct nlru_engine *eng, enum nlru_vm_event_item item);
+
+/*
+ * Print style of an event slot in the 4.8 /proc/vmstat: true when printed per zone; for a
+ * zoned counter printed as one sum, *sum_name is set to that sum's name.
+ */
+bool vm_event_printed_per_zone(enum nlru_vm_event_item item, const char **sum_name);
+int vm_event_zone(enum nlru_vm_event_item item);
+
+#endif /* NODELRU_VMSTAT_INTERNAL_H */

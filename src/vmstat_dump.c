@@ -1,0 +1,172 @@
+/*
+ * vmstat_dump.c - the text dumps, byte for byte in Linux 4.8's formats (mm/vmstat.c
+ * vmstat_show and zoneinfo_show_print, drivers/base/node.c node_read_vmstat): so the engine's
+ * dumps and a real kernel's go through the same tools.
+ *
+ * The engine is configured like an x86_64 NUMA kernel without THP, compaction, migration,
+ * NUMA balancing, hugetlb, balloon and ZSMALLOC: the counters of those groups are absent, as
+ * they would be from such a kernel.  Engine-only counters (nlru_*) come last.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "page_writeback.h"
+#include "vmscan.h"
+#include "vmstat.h"
+
+static long sum_zone_stat(const struct nlru_engine *eng, int only_nid,
+			  enum nlru_zone_stat_item item)
+{
+	long sum = 0;
+
+	for (int nid = 0; nid < eng->nr_nodes; nid++)
+		if (only_nid < 0 || nid == only_nid)
+			for (int zid = 0; zid < MAX_NR_ZONES; zid++)
+				sum += zone_stat_read(eng, &NODE_DATA(eng, nid)->node_zones[zid],
+						      item);
+	return sum;
+}
+
+static long sum_node_stat(const struct nlru_engine *eng, int only_nid,
+			  enum nlru_node_stat_item item)
+{
+	long sum = 0;
+
+	for (int nid = 0; nid < eng->nr_nodes; nid++)
+		if (only_nid < 0 || nid == only_nid)
+			sum += node_page_state(NODE_DATA(eng, nid), item);
+	return sum;
+}
+
+/* Zone items, then node items: /proc/vmstat over every node, nodeN/vmstat over one. */
+static void dump_state_items(const struct nlru_engine *eng, int only_nid, FILE *out)
+{
+	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
+		fprintf(out, "%s %lu\n", nlru_zone_stat_name(i),
+			(unsigned long)sum_zone_stat(eng, only_nid, i));
+	for (int i = 0; i < NR_VM_NODE_STAT_ITEMS; i++)
+		fprintf(out, "%s %lu\n", nlru_node_stat_name(i),
+			(unsigned long)sum_node_stat(eng, only_nid, i));
+}
+
+static void dump_events(const struct nlru_engine *eng, FILE *out)
+{
+	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++) {
+		const char *sum_name;
+		unsigned long sum = 0;
+
+		if (vm_event_printed_per_zone(i, &sum_name) || !sum_name) {
+			fprintf(out, "%s %lu\n", nlru_vm_event_name(i), vm_event_read(eng, i));
+			continue;
+		}
+		if (vm_event_zone(i) != 0)
+			continue;
+		for (int zid = 0; zid < MAX_NR_ZONES; zid++)
+			sum += vm_event_read(eng, (enum nlru_vm_event_item)(i + zid));
+		fprintf(out, "%s %lu\n", sum_name, sum);
+	}
+}
+
+int nlru_vmstat_dump(struct nlru_engine *eng, FILE *out)
+{
+	unsigned long background, dirty;
+
+	if (!eng || !out)
+		return -EINVAL;
+	dump_state_items(eng, -1, out);
+	global_dirty_limits(eng, &background, &dirty);
+	fprintf(out, "nr_dirty_threshold %lu\n", dirty);
+	fprintf(out, "nr_dirty_background_threshold %lu\n", background);
+	dump_events(eng, out);
+	return ferror(out) ? -EIO : 0;
+}
+
+int nlru_node_vmstat_dump(struct nlru_engine *eng, int nid, FILE *out)
+{
+	if (!eng || !out || nid < 0 || nid >= eng->nr_nodes)
+		return -EINVAL;
+	dump_state_items(eng, nid, out);
+	return ferror(out) ? -EIO : 0;
+}
+
+/* calculate_normal_threshold(): what Linux would print; the engine's counters are exact. */
+static int stat_threshold(const struct nlru_engine *eng, const struct zone *zone)
+{
+	int cpus_fls = 32 - __builtin_clz((unsigned int)eng->nr_cpus);
+	unsigned long mem = zone->managed_pages >> (27 - PAGE_SHIFT);
+	int mem_fls = mem ? 64 - __builtin_clzl(mem) : 0;
+
+	return MIN(125, 2 * cpus_fls * (1 + mem_fls));
+}
+
+static bool is_zone_first_populated(const struct pglist_data *pgdat, const struct zone *zone)
+{
+	for (int zid = 0; zid < MAX_NR_ZONES; zid++)
+		if (populated_zone(&pgdat->node_zones[zid]))
+			return zone == &pgdat->node_zones[zid];
+	return false;
+}
+
+static void dump_zone_header(const struct nlru_engine *eng, const struct zone *zone, FILE *out)
+{
+	const struct pglist_data *pgdat = zone->zone_pgdat;
+
+	fprintf(out, "Node %d, zone %8s", pgdat->node_id, nlru_zone_name(zone->zone_idx));
+	if (is_zone_first_populated(pgdat, zone)) {
+		fprintf(out, "\n  per-node stats");
+		for (int i = 0; i < NR_VM_NODE_STAT_ITEMS; i++)
+			fprintf(out, "\n      %-12s %lu", nlru_node_stat_name(i),
+				(unsigned long)node_page_state(pgdat, i));
+	}
+	fprintf(out,
+		"\n  pages free     %lu\n        min      %lu\n        low      %lu"
+		"\n        high     %lu\n   node_scanned  %lu\n        spanned  %lu"
+		"\n        present  %lu\n        managed  %lu",
+		(unsigned long)zone_page_state(zone, NLRU_NR_FREE_PAGES), zone->watermark[WMARK_MIN],
+		zone->watermark[WMARK_LOW], zone->watermark[WMARK_HIGH],
+		(unsigned long)node_page_state(pgdat, NLRU_NR_PAGES_SCANNED),
+		(unsigned long)zone->spanned_pages, (unsigned long)zone->present_pages,
+		(unsigned long)zone->managed_pages);
+	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
+		fprintf(out, "\n      %-12s %lu", nlru_zone_stat_name(i),
+			(unsigned long)zone_stat_read(eng, zone, i));
+}
+
+static void dump_zone_tail(const struct nlru_engine *eng, const struct zone *zone, FILE *out)
+{
+	const struct pglist_data *pgdat = zone->zone_pgdat;
+
+	fprintf(out, "\n        protection: (%ld", zone->lowmem_reserve[0]);
+	for (int j = 1; j < MAX_NR_ZONES; j++)
+		fprintf(out, ", %ld", zone->lowmem_reserve[j]);
+	fprintf(out, ")\n  pagesets");
+	for (int cpu = 0; cpu < eng->nr_cpus; cpu++) {
+		const struct per_cpu_pages *pcp = &zone->pageset[cpu];
+
+		fprintf(out,
+			"\n    cpu: %i\n              count: %i\n              high:  %i"
+			"\n              batch: %i\n  vm stats threshold: %d",
+			cpu, pcp->count, pcp->high, pcp->batch, stat_threshold(eng, zone));
+	}
+	fprintf(out, "\n  node_unreclaimable:  %u\n  start_pfn:           %lu"
+		     "\n  node_inactive_ratio: %u\n",
+		!pgdat_reclaimable(pgdat),
+		(unsigned long)(pgdat->node_start_pfn + zone->zone_start_pfn), 0u);
+}
+
+int nlru_zoneinfo_dump(struct nlru_engine *eng, FILE *out)
+{
+	if (!eng || !out)
+		return -EINVAL;
+	for (int nid = 0; nid < eng->nr_nodes; nid++) {
+		for (int zid = 0; zid < MAX_NR_ZONES; zid++) {
+			const struct zone *zone = &NODE_DATA(eng, nid)->node_zones[zid];
+
+			if (!populated_zone(zone))
+				continue;
+			dump_zone_header(eng, zone, out);
+			dump_zone_tail(eng, zone, out);
+		}
+	}
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,223 @@
+/*
+ * watermark.c - min_free_kbytes, per-zone watermarks, lowmem reserves, pcp sizes and the
+ * watermark checks of the allocator (Linux 4.8 mm/page_alloc.c, identical maths in 4.7).
+ *
+ * The setup runs once at engine creation with no allocation in flight, so it takes no lock;
+ * the checks read NR_FREE_PAGES lock-free, as Linux does.
+ */
+#include "watermark.h"
+#include "gfp.h"
+#include "vmstat.h"
+
+unsigned long int_sqrt(unsigned long x)
+{
+	unsigned long lo = 0, hi = x < 2 ? x : MIN(x / 2 + 1, 0xffffffffUL);
+
+	while (lo < hi) {
+		unsigned long mid = lo + (hi - lo + 1) / 2;
+
+		if (mid <= x / mid)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+/* nr_free_buffer_pages(): pages of zones usable by GFP_USER above their high watermark. */
+static unsigned long nr_free_buffer_pages(const struct nlru_engine *eng)
+{
+	unsigned long sum = 0;
+	const struct pglist_data *pgdat;
+	int nid;
+
+	for_each_online_pgdat(pgdat, eng, nid) {
+		for (int zid = 0; zid <= gfp_zone(NLRU_GFP_USER); zid++) {
+			const struct zone *zone = &pgdat->node_zones[zid];
+
+			if (zone->managed_pages > high_wmark_pages(zone))
+				sum += zone->managed_pages - high_wmark_pages(zone);
+		}
+	}
+	return sum;
+}
+
+/* __setup_per_zone_wmarks(): the global min shared by zone size, then the scaled gaps. */
+static void setup_per_zone_wmarks(struct nlru_engine *eng)
+{
+	unsigned long pages_min = (unsigned long)eng->min_free_kbytes >> (PAGE_SHIFT - 10);
+	unsigned long lowmem_pages = 0;
+	struct pglist_data *pgdat;
+	struct zone *zone;
+	int nid;
+
+	/* No zone is highmem on a 64-bit machine, so every zone counts as lowmem. */
+	for_each_online_pgdat(pgdat, eng, nid)
+		for_each_zone_in_node(zone, pgdat)
+			lowmem_pages += zone->managed_pages;
+
+	for_each_online_pgdat(pgdat, eng, nid) {
+		for_each_zone_in_node(zone, pgdat) {
+			uint64_t tmp = lowmem_pages ? (uint64_t)pages_min * zone->managed_pages /
+							      lowmem_pages
+						    : 0;
+			uint64_t gap = MAX(tmp / 4, (uint64_t)zone->managed_pages *
+							    (uint64_t)eng->cfg.watermark_scale_factor /
+							    10000);
+
+			zone->watermark[WMARK_MIN] = tmp;
+			zone->watermark[WMARK_LOW] = tmp + gap;
+			zone->watermark[WMARK_HIGH] = tmp + 2 * gap;
+		}
+	}
+}
+
+static long lowmem_reserve_ratio(const struct nlru_engine *eng, int zid)
+{
+	switch (zid) {
+	case ZONE_DMA:
+		return eng->cfg.lowmem_reserve_ratio_dma;
+	case ZONE_DMA32:
+		return eng->cfg.lowmem_reserve_ratio_dma32;
+	default:
+		return eng->cfg.lowmem_reserve_ratio_normal;
+	}
+}
+
+/*
+ * setup_per_zone_lowmem_reserve(): a lower zone keeps back, from allocations that could have
+ * used zone j, the managed pages of the zones above it up to j divided by its own ratio.
+ */
+static void setup_per_zone_lowmem_reserve(struct nlru_engine *eng)
+{
+	struct pglist_data *pgdat;
+	int nid;
+
+	for_each_online_pgdat(pgdat, eng, nid) {
+		for (int j = 0; j < MAX_NR_ZONES; j++) {
+			unsigned long managed = pgdat->node_zones[j].managed_pages;
+
+			pgdat->node_zones[j].lowmem_reserve[j] = 0;
+			for (int idx = j - 1; idx >= 0; idx--) {
+				struct zone *lower = &pgdat->node_zones[idx];
+				long ratio = MAX(lowmem_reserve_ratio(eng, idx), 1);
+
+				lower->lowmem_reserve[j] = (long)(managed / (unsigned long)ratio);
+				managed += lower->managed_pages;
+			}
+		}
+	}
+}
+
+/* calculate_totalreserve_pages(): what the dirty limits must not count as available. */
+static void calculate_totalreserve_pages(struct nlru_engine *eng)
+{
+	struct pglist_data *pgdat;
+	struct zone *zone;
+	int nid;
+
+	for_each_online_pgdat(pgdat, eng, nid) {
+		pgdat->totalreserve_pages = 0;
+		for_each_zone_in_node(zone, pgdat) {
+			long max = 0;
+
+			for (int j = 0; j < MAX_NR_ZONES; j++)
+				max = MAX(max, zone->lowmem_reserve[j]);
+			pgdat->totalreserve_pages +=
+				MIN((unsigned long)max + high_wmark_pages(zone), zone->managed_pages);
+		}
+	}
+}
+
+void init_per_zone_wmark_min(struct nlru_engine *eng)
+{
+	if (eng->cfg.min_free_kbytes) {
+		eng->min_free_kbytes = eng->cfg.min_free_kbytes;
+	} else {
+		unsigned long lowmem_kbytes = nr_free_buffer_pages(eng) * (PAGE_SIZE >> 10);
+		long new_min = (long)int_sqrt(lowmem_kbytes * 16);
+
+		eng->min_free_kbytes = MIN(MAX(new_min, 128), 65536);
+	}
+	setup_per_zone_wmarks(eng);
+	setup_per_zone_lowmem_reserve(eng);
+	calculate_totalreserve_pages(eng);
+}
+
+static unsigned long rounddown_pow_of_two(unsigned long n)
+{
+	return n ? 1ul << (63 - __builtin_clzl(n)) : 0;
+}
+
+int zone_batchsize(const struct zone *zone)
+{
+	unsigned long batch = zone->managed_pages / 1024;
+
+	/* At most 512 KiB of pages at a time, and a quarter of that per batch. */
+	if (batch * PAGE_SIZE > 512 * 1024)
+		batch = (512 * 1024) / PAGE_SIZE;
+	batch /= 4;
+	if (batch < 1)
+		batch = 1;
+	/* 2^n - 1 keeps successive batches from all landing on the same cache colours. */
+	return (int)rounddown_pow_of_two(batch + batch / 2) - 1;
+}
+
+void zone_pcp_sizes(const struct nlru_engine *eng, const struct zone *zone, int *high, int *batch)
+{
+	long fraction = eng->cfg.percpu_pagelist_fraction;
+
+	if (fraction) {
+		/* pageset_set_high() */
+		unsigned long h = zone->managed_pages / (unsigned long)fraction;
+
+		*high = (int)h;
+		*batch = (int)(h / 4 > PAGE_SHIFT * 8 ? PAGE_SHIFT * 8 : MAX(1ul, h / 4));
+	} else {
+		/* pageset_set_batch() */
+		int b = zone_batchsize(zone);
+
+		*high = 6 * b;
+		*batch = MAX(1, b);
+	}
+}
+
+bool __zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark, int classzone_idx,
+			 unsigned int alloc_flags, long free_pages)
+{
+	long min = (long)mark;
+
+	/* free_pages may go negative: that is fine */
+	free_pages -= (1l << order) - 1;
+	if (alloc_flags & ALLOC_HIGH)
+		min -= min / 2;
+	/* The engine keeps no highatomic reserve: nr_reserved_highatomic is always 0. */
+	if (alloc_flags & ALLOC_HARDER)
+		min -= min / 4;
+	if (free_pages <= min + z->lowmem_reserve[classzone_idx])
+		return false;
+	if (!order)
+		return true;
+	/* One free block at least as big as asked for, anywhere above the order-0 threshold. */
+	for (unsigned int o = order; o < MAX_ORDER; o++)
+		if (__atomic_load_n(&z->free_area[o].nr_free, __ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
+bool zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark, int classzone_idx,
+		       unsigned int alloc_flags)
+{
+	return __zone_watermark_ok(z, order, mark, classzone_idx, alloc_flags,
+				   zone_page_state(z, NLRU_NR_FREE_PAGES));
+}
+
+bool zone_watermark_fast(struct zone *z, unsigned int order, unsigned long mark, int classzone_idx,
+			 unsigned int alloc_flags)
+{
+	long free_pages = zone_page_state(z, NLRU_NR_FREE_PAGES);
+
+	if (!order && free_pages > (long)mark + z->lowmem_reserve[classzone_idx])
+		return true;
+	return __zone_watermark_ok(z, order, mark, classzone_idx, alloc_flags, free_pages);
+}

@@ -1,0 +1,43 @@
+/*
+ * Watermarks, lowmem reserves and per-CPU list sizes (Linux 4.8 mm/page_alloc.c: the same
+ * maths in 4.7).  The setup functions run at engine creation, before any allocation.
+ */
+#ifndef NODELRU_WATERMARK_H
+#define NODELRU_WATERMARK_H
+
+#include <stdbool.h>
+
+#include "engine.h"
+
+/* init_per_zone_wmark_min(): min_free_kbytes, then every zone's watermarks and reserves. */
+void init_per_zone_wmark_min(struct nlru_engine *eng);
+
+/* zone_batchsize() and the pcp high/batch it implies (or percpu_pagelist_fraction's). */
+int zone_batchsize(const struct zone *zone);
+void zone_pcp_sizes(const struct nlru_engine *eng, const struct zone *zone, int *high, int *batch);
+
+unsigned long int_sqrt(unsigned long x);
+
+static inline unsigned long min_wmark_pages(const struct zone *z)
+{
+	return z->watermark[WMARK_MIN];
+}
+
+static inline unsigned long low_wmark_pages(const struct zone *z)
+{
+	return z->watermark[WMARK_LOW];
+}
+
+static inline unsigned long high_wmark_pages(const struct zone *z)
+{
+	return z->watermark[WMARK_HIGH];
+}
+
+bool __zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark, int classzone_idx,
+			 unsigned int alloc_flags, long free_pages);
+bool zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark, int classzone_idx,
+		       unsigned int alloc_flags);
+bool zone_watermark_fast(struct zone *z, unsigned int order, unsigned long mark, int classzone_idx,
+			 unsigned int alloc_flags);
+
+#endif /* NODELRU_WATERMARK_H */
