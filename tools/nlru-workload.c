@@ -3,6 +3,8 @@
  * the engine's /proc/vmstat and /proc/zoneinfo dumps.  The main job until the benchmarks.
  *
  * Usage: nlru-workload [--set name=value]... [--topology DESC] [--pages N]
+ * Each node is filled until the allocator says -ENOMEM (or N allocations), so the dumps show
+ * the fast path, the fallback to other nodes and zones, and the slow path's counters.
  * Uses only the public API, like any embedder.
  */
 #include <errno.h>
@@ -56,7 +58,14 @@ static int parse_args(int argc, char **argv, struct nlru_config *cfg, long *page
 /* Allocate @pages order-0 pages on @nid (mixing in some order-2 blocks), touch, free. */
 static int node_workload(struct nlru_engine *eng, int nid, long pages)
 {
-	void **addr = calloc((size_t)pages, sizeof(void *));
+	struct nlru_vmstat snap = {.size = sizeof(snap), .version = NLRU_VMSTAT_VERSION};
+	void **addr;
+
+	/* Never more allocations than the engine has pages. */
+	nlru_vmstat_read(eng, &snap);
+	if (pages > snap.zone[NLRU_NR_FREE_PAGES] + 1)
+		pages = snap.zone[NLRU_NR_FREE_PAGES] + 1;
+	addr = calloc((size_t)pages, sizeof(void *));
 	long n = 0;
 	int r = 0;
 
@@ -80,7 +89,7 @@ int main(int argc, char **argv)
 {
 	struct nlru_engine *eng;
 	struct nlru_config cfg;
-	long pages = 4096;
+	long pages = 1L << 30;
 	int r;
 
 	nlru_config_init(&cfg);

@@ -1,0 +1,35 @@
+/* Shared helpers of the unit tests: small engines, a log that remembers, invariant checks. */
+#ifndef NODELRU_TEST_HELPERS_H
+#define NODELRU_TEST_HELPERS_H
+
+#include <stdbool.h>
+
+#include <nodelru/nodelru.h>
+#include <nodelru/vmstat.h>
+
+#include "engine.h"
+
+#ifndef NLRU_TEST_DATA
+#define NLRU_TEST_DATA "tests/data"
+#endif
+
+/* The last message the library logged, and how many it logged, for the current test. */
+extern char test_log_last[512];
+extern int test_log_count;
+void test_log(void *arg, enum nlru_log_level level, const char *msg);
+
+/* A config for a small engine (node_mib MiB per node) logging into test_log. */
+void test_config(struct nlru_config *cfg, long node_mib, const char *topology);
+struct nlru_engine *test_engine(long node_mib, const char *topology);
+
+/*
+ * Allocator invariants: every zone's free lists agree with nr_free and NR_FREE_PAGES, and
+ * free + allocated (as the caller counts it) = managed.  @allocated may be -1 to skip that.
+ */
+void check_free_lists(struct nlru_engine *eng);
+void check_pages_accounted(struct nlru_engine *eng, long allocated);
+
+/* Blocks of each order on the free lists, summed over the engine. */
+void count_free_blocks(struct nlru_engine *eng, unsigned long blocks[NLRU_MAX_ORDER]);
+
+#endif /* NODELRU_TEST_HELPERS_H */
