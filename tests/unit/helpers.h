@@ -2,6 +2,7 @@
 #ifndef NODELRU_TEST_HELPERS_H
 #define NODELRU_TEST_HELPERS_H
 
+#include <errno.h>
 #include <stdbool.h>
 
 #include <nodelru/nodelru.h>

@@ -1,0 +1,109 @@
+/* Per-CPU lists: batching from and to the buddy lists, drain, and the counters they feed. */
+#include <criterion/criterion.h>
+#include <sched.h>
+
+#include "helpers.h"
+#include "vmstat.h"
+
+/* Pin the test to CPU 0 so every call uses the same per-CPU list. */
+static void pin_cpu0(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	cr_assert_eq(sched_setaffinity(0, sizeof(set), &set), 0);
+}
+
+TestSuite(pcp, .init = pin_cpu0, .timeout = 30);
+
+static struct per_cpu_pages *pcp0(struct nlru_engine *eng)
+{
+	return &NODE_DATA(eng, 0)->node_zones[ZONE_NORMAL].pageset[0];
+}
+
+static long normal_free(struct nlru_engine *eng)
+{
+	return zone_page_state(&NODE_DATA(eng, 0)->node_zones[ZONE_NORMAL], NLRU_NR_FREE_PAGES);
+}
+
+/* 64 MiB: Normal has 12288 pages, pcp high 18 and batch 3 (see test_watermark.c). */
+Test(pcp, refill_and_drain_move_whole_batches)
+{
+	struct nlru_engine *eng = test_engine(64, NULL);
+	struct per_cpu_pages *pcp = pcp0(eng);
+	void *p[32];
+
+	cr_assert_eq(pcp->high, 18);
+	cr_assert_eq(pcp->batch, 3);
+	/* The first allocation pulls one batch of 3 from the buddy lists, hands out one. */
+	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 0, 0, &p[0]), 0);
+	cr_expect_eq(pcp->count, 2);
+	cr_expect_eq(normal_free(eng), 12288 - 3);
+	/* 20 more: the list refills 3 at a time. */
+	for (int i = 1; i <= 20; i++)
+		cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 0, 0, &p[i]), 0);
+	cr_expect_eq(pcp->count, 0, "21 pages = 7 batches of 3, count %d", pcp->count);
+	cr_expect_eq(normal_free(eng), 12288 - 21);
+	/* Freeing 17 keeps them on the list; the 18th reaches high and sends a batch back. */
+	for (int i = 0; i < 17; i++)
+		cr_assert_eq(nlru_free_pages(eng, p[i], 0), 0);
+	cr_expect_eq(pcp->count, 17);
+	cr_expect_eq(normal_free(eng), 12288 - 21);
+	cr_assert_eq(nlru_free_pages(eng, p[17], 0), 0);
+	cr_expect_eq(pcp->count, 15);
+	cr_expect_eq(normal_free(eng), 12288 - 21 + 3);
+	check_pages_accounted(eng, 3);
+	/* Drain empties the list into the buddy allocator. */
+	cr_assert_eq(nlru_drain_pages(eng), 0);
+	cr_expect_eq(pcp->count, 0);
+	cr_expect_eq(normal_free(eng), 12288 - 3);
+	check_free_lists(eng);
+	for (int i = 18; i <= 20; i++)
+		cr_assert_eq(nlru_free_pages(eng, p[i], 0), 0);
+	cr_assert_eq(nlru_engine_destroy(eng), 0);
+}
+
+Test(pcp, counters_match_the_allocator)
+{
+	struct nlru_engine *eng = test_engine(64, NULL);
+	struct nlru_vmstat snap = {.size = sizeof(snap), .version = NLRU_VMSTAT_VERSION};
+	void *p[100];
+	int64_t v;
+
+	for (int i = 0; i < 100; i++)
+		cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, i % 10 == 9 ? 3 : 0, 0, &p[i]),
+			     0);
+	for (int i = 0; i < 50; i++)
+		cr_assert_eq(nlru_free_pages(eng, p[i], i % 10 == 9 ? 3 : 0), 0);
+	cr_assert_eq(nlru_vmstat_read(eng, &snap), 0);
+	/* 90 order-0 pages + 10 order-3 blocks = 170 pages from Normal; freed 45 + 5*8 = 85. */
+	cr_expect_eq(snap.events[NLRU_PGALLOC + NLRU_ZONE_NORMAL], 170);
+	cr_expect_eq(snap.events[NLRU_PGALLOC + NLRU_ZONE_DMA32], 0);
+	cr_expect_eq(snap.events[NLRU_PGFREE], 85);
+	/* numa_hit counts allocations, not pages; all of them are local on a one-node engine. */
+	cr_expect_eq(snap.zone[NLRU_NUMA_HIT], 100);
+	cr_expect_eq(snap.zone[NLRU_NUMA_LOCAL], 100);
+	cr_expect_eq(snap.zone[NLRU_NUMA_MISS], 0);
+	cr_assert_eq(nlru_vmstat_get(&snap, "pgalloc_normal", &v), 0);
+	cr_expect_eq(v, 170);
+	/* nr_free_pages plus what the per-CPU lists hold is everything not allocated. */
+	check_pages_accounted(eng, 170 - 85);
+	for (int i = 50; i < 100; i++)
+		cr_assert_eq(nlru_free_pages(eng, p[i], i % 10 == 9 ? 3 : 0), 0);
+	cr_assert_eq(nlru_engine_destroy(eng), 0);
+}
+
+Test(pcp, freeing_resets_the_node_scan_count)
+{
+	struct nlru_engine *eng = test_engine(64, NULL);
+	struct pglist_data *pgdat = NODE_DATA(eng, 0);
+	void *p;
+
+	/* NR_PAGES_SCANNED is reclaim's "unreclaimable" clock: a page freed to buddy ends it. */
+	mod_node_page_state(pgdat, NLRU_NR_PAGES_SCANNED, 1000);
+	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 4, 0, &p), 0);
+	cr_assert_eq(nlru_free_pages(eng, p, 4), 0);
+	cr_expect_eq(node_page_state(pgdat, NLRU_NR_PAGES_SCANNED), 0);
+	cr_assert_eq(nlru_engine_destroy(eng), 0);
+}
