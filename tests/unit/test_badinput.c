@@ -1,0 +1,214 @@
+/*
+ * Every bad input the API can be given: refused with -errno and a message through the log
+ * callback, nothing printed to stdout, and the free lists left intact.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "vmstat.h"
+
+TestSuite(badinput, .timeout = 30);
+
+static void expect_create_fails(struct nlru_config *cfg, int err, const char *words)
+{
+	struct nlru_engine *eng = (struct nlru_engine *)0x1;
+
+	cr_expect_eq(nlru_engine_create(cfg, &eng), err, "create should fail with %d", err);
+	cr_expect_eq(eng, (struct nlru_engine *)0x1, "no engine is returned on failure");
+	cr_expect(strstr(test_log_last, words), "log \"%s\" should mention \"%s\"", test_log_last,
+		  words);
+}
+
+Test(badinput, zone_layout_that_does_not_add_up)
+{
+	struct nlru_config cfg;
+
+	test_config(&cfg, 16, NULL);
+	cfg.dma32_pct = 60;
+	cfg.movable_pct = 50;
+	expect_create_fails(&cfg, -EINVAL, "does not add up");
+}
+
+Test(badinput, unparsable_topologies)
+{
+	struct nlru_config cfg;
+
+	test_config(&cfg, 16, "pack:2 frobnicate:7");
+	expect_create_fails(&cfg, -EINVAL, "cannot be parsed");
+	test_config(&cfg, 16, NLRU_TEST_DATA "/no-such-topology.xml");
+	expect_create_fails(&cfg, -EINVAL, "cannot be parsed");
+	test_config(&cfg, 16, NLRU_TEST_DATA "/gen-topology.c");
+	expect_create_fails(&cfg, -EINVAL, "cannot be parsed");
+}
+
+Test(badinput, engine_below_its_minimum_and_tunables_out_of_range)
+{
+	struct nlru_config cfg;
+
+	test_config(&cfg, 3, NULL);
+	expect_create_fails(&cfg, -EINVAL, "node_mib = 3 is outside");
+	test_config(&cfg, 16, NULL);
+	cfg.watermark_scale_factor = 0;
+	expect_create_fails(&cfg, -EINVAL, "watermark_scale_factor");
+	test_config(&cfg, 16, NULL);
+	cfg.percpu_pagelist_fraction = 4;
+	expect_create_fails(&cfg, -EINVAL, "percpu_pagelist_fraction");
+	test_config(&cfg, 16, NULL);
+	cfg.size = 4;
+	expect_create_fails(&cfg, -EINVAL, "too small");
+}
+
+Test(badinput, null_arguments)
+{
+	struct nlru_engine *eng = test_engine(8, NULL);
+	struct nlru_config cfg;
+	void *p;
+
+	test_config(&cfg, 8, NULL);
+	cr_expect_eq(nlru_engine_create(NULL, &eng), -EINVAL);
+	cr_expect_eq(nlru_engine_create(&cfg, NULL), -EINVAL);
+	cr_expect_eq(nlru_config_init(NULL), -EINVAL);
+	cr_expect_eq(nlru_alloc_pages(NULL, NLRU_GFP_KERNEL, 0, 0, &p), -EINVAL);
+	cr_expect_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 0, 0, NULL), -EINVAL);
+	cr_expect_eq(nlru_free_pages(NULL, &p, 0), -EINVAL);
+	cr_expect_eq(nlru_vmstat_dump(eng, NULL), -EINVAL);
+	cr_expect_eq(nlru_vmstat_read(eng, NULL), -EINVAL);
+	cr_expect_eq(nlru_engine_destroy(NULL), 0);
+	cr_assert_eq(nlru_engine_destroy(eng), 0);
+}
+
+Test(badinput, bad_allocation_requests)
+{
+	struct nlru_engine *eng = test_engine(8, NULL);
+	void *p;
+
+	cr_expect_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 11, 0, &p), -EINVAL);
+	cr_expect(strstr(test_log_last, "order 11"), "%s", test_log_last);
+	cr_expect_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL | (1u << 30), 0, 0, &p), -EINVAL);
+	cr_expect(strstr(test_log_last, "unknown gfp flags 0x40000000"), "%s", test_log_last);
+	cr_expect_eq(nlru_alloc_pages(eng, NLRU_GFP_DMA | NLRU_GFP_DMA32, 0, 0, &p), -EINVAL);
+	cr_expect(strstr(test_log_last, "exclude each other"), "%s", test_log_last);
+	cr_expect_eq(nlru_alloc_pages(eng, NLRU_GFP_DMA32 | NLRU_GFP_HIGHMEM, 0, 0, &p), -EINVAL);
+	cr_expect_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 0, 1, &p), -EINVAL);
+	cr_expect(strstr(test_log_last, "node 1 does not exist"), "%s", test_log_last);
+	cr_expect_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 0, -2, &p), -EINVAL);
+	/* A DMA request on an engine without ZONE_DMA is valid but cannot be served. */
+	cr_expect_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL | NLRU_GFP_DMA, 0, 0, &p), -ENOMEM);
+	check_free_lists(eng);
+	check_pages_accounted(eng, 0);
+	cr_assert_eq(nlru_engine_destroy(eng), 0);
+}
+
+static void expect_bad_free(struct nlru_engine *eng, void *addr, unsigned int order, int err,
+			    const char *words)
+{
+	int64_t before, after;
+	struct nlru_vmstat snap = {.size = sizeof(snap), .version = NLRU_VMSTAT_VERSION};
+
+	nlru_vmstat_read(eng, &snap);
+	before = (int64_t)snap.events[NLRU_BAD_FREE];
+	cr_expect_eq(nlru_free_pages(eng, addr, order), err, "free(%p, %u)", addr, order);
+	cr_expect(strstr(test_log_last, words), "log \"%s\" should mention \"%s\"", test_log_last,
+		  words);
+	nlru_vmstat_read(eng, &snap);
+	after = (int64_t)snap.events[NLRU_BAD_FREE];
+	cr_expect_eq(after, before + 1, "nlru_bad_free counts the refusal");
+	check_free_lists(eng);
+}
+
+Test(badinput, bad_frees_leave_the_free_lists_intact)
+{
+	struct nlru_engine *eng = test_engine(8, NULL);
+	char *p4, *p0;
+	int on_stack;
+	void *heap = malloc(64);
+
+	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 2, 0, (void **)&p4), 0);
+	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 0, 0, (void **)&p0), 0);
+	expect_bad_free(eng, heap, 0, -EINVAL, "not memory of this engine");
+	expect_bad_free(eng, &on_stack, 0, -EINVAL, "not memory of this engine");
+	expect_bad_free(eng, p4 + 100, 2, -EINVAL, "not the start of a page");
+	expect_bad_free(eng, p4 + 4096, 0, -EINVAL, "not allocated");
+	expect_bad_free(eng, p4, 1, -EINVAL, "allocated with order 2, freed with order 1");
+	expect_bad_free(eng, p4, 12, -EINVAL, "above the largest order");
+	/* The block is still allocated after all that, and frees properly once. */
+	check_pages_accounted(eng, 5);
+	cr_assert_eq(nlru_free_pages(eng, p4, 2), 0);
+	expect_bad_free(eng, p4, 2, -EINVAL, "not allocated");
+	/* An order-0 double free while the first free still sits on the per-CPU list. */
+	cr_assert_eq(nlru_free_pages(eng, p0, 0), 0);
+	expect_bad_free(eng, p0, 0, -EINVAL, "not allocated");
+	/* And once drained and merged into the buddy lists. */
+	nlru_drain_pages(eng);
+	expect_bad_free(eng, p0, 0, -EINVAL, "not allocated");
+	check_pages_accounted(eng, 0);
+	free(heap);
+	cr_assert_eq(nlru_engine_destroy(eng), 0);
+}
+
+Test(badinput, destroy_refuses_while_pages_are_allocated)
+{
+	struct nlru_engine *eng = test_engine(8, NULL);
+	void *p;
+
+	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 3, 0, &p), 0);
+	cr_expect_eq(nlru_engine_destroy(eng), -EBUSY);
+	cr_expect(strstr(test_log_last, "8 pages are still allocated"), "%s", test_log_last);
+	/* Still fully usable. */
+	cr_assert_eq(nlru_free_pages(eng, p, 3), 0);
+	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 0, 0, &p), 0);
+	cr_assert_eq(nlru_free_pages(eng, p, 0), 0);
+	cr_assert_eq(nlru_engine_destroy(eng), 0);
+}
+
+Test(badinput, config_set_refuses_unknown_names_and_bad_values)
+{
+	struct nlru_config cfg;
+
+	test_config(&cfg, 8, NULL);
+	cr_expect_eq(nlru_config_set(&cfg, "no_such_tunable", "1"), -ENOENT);
+	cr_expect(strstr(test_log_last, "no_such_tunable"), "%s", test_log_last);
+	cr_expect_eq(nlru_config_set(&cfg, "node_mib", "12x"), -EINVAL);
+	cr_expect_eq(nlru_config_set(&cfg, "node_mib", ""), -EINVAL);
+	cr_expect_eq(nlru_config_set(&cfg, "watermark_scale_factor", "1001"), -EINVAL);
+	cr_expect(strstr(test_log_last, "[1, 1000]"), "%s", test_log_last);
+	cr_expect_eq(cfg.node_mib, 8, "a refused value leaves the field alone");
+}
+
+/* The library never writes to stdout, not even when refusing everything above. */
+Test(badinput, nothing_is_printed_to_stdout)
+{
+	char path[] = "/tmp/nlru-stdout-XXXXXX";
+	int fd = mkstemp(path), saved = dup(STDOUT_FILENO);
+	struct nlru_config cfg;
+	struct nlru_engine *eng;
+	void *p, *held[1024];
+	int n = 0;
+
+	cr_assert(fd >= 0 && saved >= 0);
+	fflush(stdout);
+	dup2(fd, STDOUT_FILENO);
+	test_config(&cfg, 8, "bogus:1");
+	nlru_engine_create(&cfg, &eng);
+	test_config(&cfg, 4, NULL);
+	cfg.log = NULL; /* and with no callback at all */
+	nlru_engine_create(&cfg, &eng);
+	nlru_alloc_pages(eng, ~0u, 0, 0, &p);
+	nlru_free_pages(eng, &p, 0);
+	while (n < 1024 && nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 0, 0, &held[n]) == 0)
+		n++;
+	nlru_engine_destroy(eng);
+	while (n--)
+		nlru_free_pages(eng, held[n], 0);
+	nlru_engine_destroy(eng);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	cr_expect_eq(lseek(fd, 0, SEEK_END), 0, "the library wrote to stdout");
+	close(fd);
+	close(saved);
+	unlink(path);
+}
