@@ -1,0 +1,212 @@
+/* The /proc/vmstat, /proc/zoneinfo and nodeN/vmstat dumps: Linux 4.8 layout and values. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+
+TestSuite(vmstat, .timeout = 30);
+
+struct dump {
+	char *text;
+	size_t len;
+	char *names[512];
+	long values[512];
+	int n;
+};
+
+/* Capture a dump and split it into "name value" lines, checking each line's shape. */
+static void capture(struct dump *d, int (*fn)(struct nlru_engine *, FILE *),
+		    struct nlru_engine *eng)
+{
+	FILE *f = open_memstream(&d->text, &d->len);
+	char *line, *save;
+
+	cr_assert_eq(fn(eng, f), 0);
+	fclose(f);
+	d->n = 0;
+	for (line = strtok_r(d->text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *space = strchr(line, ' ');
+
+		cr_assert(space && !strchr(space + 1, ' '), "line \"%s\" is not \"name value\"", line);
+		*space = '\0';
+		d->names[d->n] = line;
+		d->values[d->n++] = strtol(space + 1, NULL, 10);
+	}
+}
+
+static int find(const struct dump *d, const char *name)
+{
+	for (int i = 0; i < d->n; i++)
+		if (strcmp(d->names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+Test(vmstat, names_and_order_are_linux_4_8)
+{
+	struct nlru_engine *eng = test_engine(16, NULL);
+	struct dump d;
+	/* Runs of consecutive lines, straight from 4.8's vmstat_text[]. */
+	const char *runs[][8] = {
+		{"nr_free_pages", "nr_zone_inactive_anon", "nr_zone_active_anon"},
+		{"nr_written", "nr_dirty_threshold", "nr_dirty_background_threshold", "pgpgin",
+		 "pgpgout", "pswpin", "pswpout", "pgalloc_dma"},
+		{"pgalloc_movable", "allocstall_dma", "allocstall_dma32", "allocstall_normal",
+		 "allocstall_movable", "pgskip_dma"},
+		{"pgskip_movable", "pgfree", "pgactivate", "pgdeactivate", "pgfault", "pgmajfault",
+		 "pglazyfreed", "pgrefill"},
+		{"pgrefill", "pgsteal_kswapd", "pgsteal_direct", "pgscan_kswapd", "pgscan_direct",
+		 "pgscan_direct_throttle", "zone_reclaim_failed", "pginodesteal"},
+		{"kswapd_high_wmark_hit_quickly", "pageoutrun", "pgrotated", "drop_pagecache",
+		 "drop_slab", "unevictable_pgs_culled"},
+	};
+
+	capture(&d, nlru_vmstat_dump, eng);
+	cr_expect_eq(find(&d, "nr_free_pages"), 0);
+	for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
+		int at = find(&d, runs[r][0]);
+
+		cr_assert_geq(at, 0, "%s missing", runs[r][0]);
+		for (int i = 1; i < 8 && runs[r][i]; i++)
+			cr_expect_str_eq(d.names[at + i], runs[r][i], "after %s", runs[r][i - 1]);
+	}
+	/* 4.7-only names must not appear in a 4.8 dump. */
+	cr_expect_eq(find(&d, "allocstall"), -1);
+	cr_expect_eq(find(&d, "pgscan_kswapd_normal"), -1);
+	cr_expect_eq(find(&d, "nr_alloc_batch"), -1);
+	/* Engine counters come after every Linux one. */
+	cr_expect_gt(find(&d, "nlru_kswapd_wakeup"), find(&d, "unevictable_pgs_stranded"));
+	free(d.text);
+	cr_assert_eq(nlru_engine_destroy(eng), 0);
+}
+
+Test(vmstat, dump_values_agree_with_the_engine)
+{
+	struct nlru_engine *eng = test_engine(16, NULL);
+	struct nlru_zone_info zi = {.size = sizeof(zi)};
+	unsigned long bg, dirty, available;
+	struct dump d;
+	void *p[10];
+
+	for (int i = 0; i < 10; i++)
+		cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL | NLRU_GFP_DMA32, 1, 0, &p[i]),
+			     0);
+	nlru_drain_pages(eng);
+	capture(&d, nlru_vmstat_dump, eng);
+	cr_expect_eq(d.values[find(&d, "pgalloc_dma32")], 20);
+	cr_expect_eq(d.values[find(&d, "pgalloc_normal")], 0);
+	cr_expect_eq(d.values[find(&d, "numa_hit")], 10);
+	cr_expect_eq(d.values[find(&d, "nr_free_pages")], 4096 - 20);
+	nlru_zone_info(eng, 0, NLRU_ZONE_DMA32, &zi);
+	cr_expect_eq(zi.free, 1024 - 20);
+	/*
+	 * Dirty limits (domain_dirty_limits with the default 20 and 10 percent): available =
+	 * free - totalreserve + file + 1.  min_free_kbytes = int_sqrt(16384 * 16) = 512, so
+	 * pages_min 128: DMA32 min 32, gap 8, high 48; Normal min 96, gap 24, high 144.
+	 * totalreserve = DMA32 (high 48 + protection 3072/256 = 12) + Normal 144 = 204.
+	 * available = 4076 - 204 + 1 = 3873; ratio 20*4096/100 = 819 -> 819 * 3873 / 4096 = 774;
+	 * background 409 * 3873 / 4096 = 386.
+	 */
+	available = 4076 - 204 + 1;
+	dirty = 819 * available / 4096;
+	bg = 409 * available / 4096;
+	cr_expect_eq(dirty, 774);
+	cr_expect_eq(bg, 386);
+	cr_expect_eq(d.values[find(&d, "nr_dirty_threshold")], (long)dirty);
+	cr_expect_eq(d.values[find(&d, "nr_dirty_background_threshold")], (long)bg);
+	for (int i = 0; i < 10; i++)
+		cr_assert_eq(nlru_free_pages(eng, p[i], 1), 0);
+	free(d.text);
+	cr_assert_eq(nlru_engine_destroy(eng), 0);
+}
+
+static int count_lines_starting(const char *text, const char *prefix)
+{
+	int n = 0;
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		n += strncmp(l, prefix, strlen(prefix)) == 0;
+	return n;
+}
+
+Test(vmstat, zoneinfo_layout)
+{
+	struct nlru_engine *eng = test_engine(8, "pack:2 numa:1 core:1 pu:1");
+	char *text;
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
+
+	cr_assert_eq(nlru_zoneinfo_dump(eng, f), 0);
+	fclose(f);
+	/* Populated zones only: node 0 DMA32 and Normal, node 1 Normal. */
+	cr_expect_eq(count_lines_starting(text, "Node "), 3);
+	cr_expect(strstr(text, "Node 0, zone    DMA32\n  per-node stats\n      nr_inactive_anon 0\n"));
+	cr_expect(strstr(text, "Node 0, zone   Normal\n  pages free     1536\n"), "%s", text);
+	cr_expect(strstr(text, "Node 1, zone   Normal\n  per-node stats\n"));
+	cr_expect_eq(count_lines_starting(text, "  per-node stats"), 2, "once per node");
+	cr_expect(strstr(text, "\n      nr_mapped    0\n"), "node items use %%-12s");
+	cr_expect(strstr(text, "\n   node_scanned  0\n        spanned  512\n"));
+	/* node 0 DMA32 keeps 1536 / 256 = 6 pages from Normal-classzone allocations */
+	cr_expect(strstr(text, "\n        protection: (0, 0, 6, 6)\n  pagesets\n    cpu: 0\n"));
+	cr_expect(strstr(text, "\n  node_unreclaimable:  1\n  start_pfn:           0\n"
+			       "  node_inactive_ratio: 0\n"));
+	cr_expect(strstr(text, "start_pfn:           2048\n"), "node 1 starts after node 0");
+	free(text);
+	cr_assert_eq(nlru_engine_destroy(eng), 0);
+}
+
+Test(vmstat, node_vmstat_covers_one_node)
+{
+	struct nlru_engine *eng = test_engine(8, "pack:2 numa:1 core:1 pu:1");
+	char *text;
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
+
+	cr_assert_eq(nlru_node_vmstat_dump(eng, 1, f), 0);
+	fclose(f);
+	cr_expect(strncmp(text, "nr_free_pages 2048\n", 19) == 0, "%.40s", text);
+	cr_expect_null(strstr(text, "pgalloc"), "no events in a node file");
+	cr_expect_eq(nlru_node_vmstat_dump(eng, 2, stdout), -EINVAL);
+	free(text);
+	cr_assert_eq(nlru_engine_destroy(eng), 0);
+}
+
+Test(vmstat, write_errors_are_reported)
+{
+	struct nlru_engine *eng = test_engine(8, NULL);
+	FILE *ro = fopen("/dev/null", "r");
+
+	cr_assert(ro);
+	cr_expect_eq(nlru_vmstat_dump(eng, ro), -EIO);
+	cr_expect_eq(nlru_zoneinfo_dump(eng, ro), -EIO);
+	fclose(ro);
+	cr_assert_eq(nlru_engine_destroy(eng), 0);
+}
+
+Test(vmstat, names_help_and_lookup)
+{
+	struct nlru_engine *eng = test_engine(8, NULL);
+	struct nlru_vmstat snap = {.size = sizeof(snap), .version = NLRU_VMSTAT_VERSION};
+	int64_t v;
+
+	cr_expect_str_eq(nlru_vm_event_name(NLRU_PGALLOC + NLRU_ZONE_MOVABLE), "pgalloc_movable");
+	cr_expect_str_eq(nlru_vm_event_name(NLRU_PGSCAN_KSWAPD + NLRU_ZONE_NORMAL),
+			 "pgscan_kswapd_normal");
+	cr_expect_str_eq(nlru_node_stat_name(NLRU_NR_ANON_MAPPED), "nr_anon_pages");
+	cr_expect_str_eq(nlru_zone_stat_name(NLRU_NR_KERNEL_STACK_KB), "nr_kernel_stack");
+	cr_expect_str_eq(nlru_zone_name(NLRU_ZONE_NORMAL), "Normal");
+	cr_expect_null(nlru_vm_event_name(NLRU_NR_VM_EVENT_ITEMS));
+	cr_expect_null(nlru_zone_stat_help(NLRU_NR_VM_ZONE_STAT_ITEMS));
+	for (int i = 0; i < NLRU_NR_VM_EVENT_ITEMS; i++)
+		cr_expect(nlru_vm_event_help(i) && *nlru_vm_event_help(i), "event %d help", i);
+	cr_assert_eq(nlru_vmstat_read(eng, &snap), 0);
+	cr_expect_eq(nlru_vmstat_get(&snap, "pgscan_kswapd", &v), 0, "4.8 sum name");
+	cr_expect_eq(nlru_vmstat_get(&snap, "nr_free_pages", &v), 0);
+	cr_expect_eq(v, 2048);
+	cr_expect_eq(nlru_vmstat_get(&snap, "no_such_counter", &v), -ENOENT);
+	snap.size = 8;
+	cr_expect_eq(nlru_vmstat_read(eng, &snap), -EINVAL);
+	cr_assert_eq(nlru_engine_destroy(eng), 0);
+}
