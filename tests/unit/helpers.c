@@ -3,6 +3,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#else
+static int __lsan_do_recoverable_leak_check(void)
+{
+	return 0;
+}
+#endif
+
 #include "buddy.h"
 #include "helpers.h"
 #include "page_alloc.h"
@@ -80,4 +89,16 @@ void count_free_blocks(struct nlru_engine *eng, unsigned long blocks[NLRU_MAX_OR
 		for (int zid = 0; zid < MAX_NR_ZONES; zid++)
 			for (int o = 0; o < NLRU_MAX_ORDER; o++)
 				blocks[o] += NODE_DATA(eng, nid)->node_zones[zid].free_area[o].nr_free;
+}
+
+void check_no_leaks(void)
+{
+	cr_assert_eq(__lsan_do_recoverable_leak_check(), 0,
+		     "LeakSanitizer found leaks (its report is on stderr)");
+}
+
+void destroy_engine(struct nlru_engine *eng)
+{
+	cr_assert_eq(nlru_engine_destroy(eng), 0, "destroy: %s", test_log_last);
+	check_no_leaks();
 }

@@ -30,6 +30,15 @@ struct nlru_engine *test_engine(long node_mib, const char *topology);
 void check_free_lists(struct nlru_engine *eng);
 void check_pages_accounted(struct nlru_engine *eng, long allocated);
 
+/*
+ * In sanitizer builds, fail if anything allocated so far has leaked.  Criterion's test
+ * processes end without LeakSanitizer's exit-time check counting (a suite's .fini cannot fail
+ * a test either), so tests ask for it in their body.  A no-op in other builds.
+ */
+void check_no_leaks(void);
+/* nlru_engine_destroy() must succeed, and nothing may have leaked. */
+void destroy_engine(struct nlru_engine *eng);
+
 /* Blocks of each order on the free lists, summed over the engine. */
 void count_free_blocks(struct nlru_engine *eng, unsigned long blocks[NLRU_MAX_ORDER]);
 

@@ -78,7 +78,7 @@ Test(badinput, null_arguments)
 	cr_expect_eq(nlru_vmstat_dump(eng, NULL), -EINVAL);
 	cr_expect_eq(nlru_vmstat_read(eng, NULL), -EINVAL);
 	cr_expect_eq(nlru_engine_destroy(NULL), 0);
-	cr_assert_eq(nlru_engine_destroy(eng), 0);
+	destroy_engine(eng);
 }
 
 Test(badinput, bad_allocation_requests)
@@ -100,7 +100,7 @@ Test(badinput, bad_allocation_requests)
 	cr_expect_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL | NLRU_GFP_DMA, 0, 0, &p), -ENOMEM);
 	check_free_lists(eng);
 	check_pages_accounted(eng, 0);
-	cr_assert_eq(nlru_engine_destroy(eng), 0);
+	destroy_engine(eng);
 }
 
 static void expect_bad_free(struct nlru_engine *eng, void *addr, unsigned int order, int err,
@@ -147,7 +147,7 @@ Test(badinput, bad_frees_leave_the_free_lists_intact)
 	expect_bad_free(eng, p0, 0, -EINVAL, "not allocated");
 	check_pages_accounted(eng, 0);
 	free(heap);
-	cr_assert_eq(nlru_engine_destroy(eng), 0);
+	destroy_engine(eng);
 }
 
 Test(badinput, destroy_refuses_while_pages_are_allocated)
@@ -162,7 +162,7 @@ Test(badinput, destroy_refuses_while_pages_are_allocated)
 	cr_assert_eq(nlru_free_pages(eng, p, 3), 0);
 	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 0, 0, &p), 0);
 	cr_assert_eq(nlru_free_pages(eng, p, 0), 0);
-	cr_assert_eq(nlru_engine_destroy(eng), 0);
+	destroy_engine(eng);
 }
 
 Test(badinput, config_set_refuses_unknown_names_and_bad_values)
@@ -211,4 +211,5 @@ Test(badinput, nothing_is_printed_to_stdout)
 	close(fd);
 	close(saved);
 	unlink(path);
+	check_no_leaks();
 }

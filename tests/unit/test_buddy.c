@@ -25,7 +25,7 @@ Test(buddy, fresh_engine_is_all_free_in_largest_blocks)
 	cr_expect_eq(blocks[NLRU_MAX_ORDER - 1], 4, "order-10 blocks: %lu", blocks[10]);
 	check_free_lists(eng);
 	check_pages_accounted(eng, 0);
-	cr_assert_eq(nlru_engine_destroy(eng), 0);
+	destroy_engine(eng);
 }
 
 Test(buddy, odd_zone_sizes_use_aligned_blocks)
@@ -41,7 +41,7 @@ Test(buddy, odd_zone_sizes_use_aligned_blocks)
 	cr_expect_eq(normal_zone(eng)->free_area[10].nr_free, 1);
 	cr_expect_eq(normal_zone(eng)->free_area[7].nr_free, 1);
 	check_free_lists(eng);
-	cr_assert_eq(nlru_engine_destroy(eng), 0);
+	destroy_engine(eng);
 }
 
 Test(buddy, high_order_allocation_splits_once_per_order)
@@ -63,7 +63,7 @@ Test(buddy, high_order_allocation_splits_once_per_order)
 	cr_expect_eq(zone->free_area[10].nr_free, 3, "freeing merges back to order 10");
 	for (int o = 0; o < 10; o++)
 		cr_expect_eq(zone->free_area[o].nr_free, 0);
-	cr_assert_eq(nlru_engine_destroy(eng), 0);
+	destroy_engine(eng);
 }
 
 struct block {
@@ -110,7 +110,7 @@ Test(buddy, everything_merges_back_after_random_frees)
 	check_pages_accounted(eng, 0);
 	check_free_lists(eng);
 	free(blocks);
-	cr_assert_eq(nlru_engine_destroy(eng), 0);
+	destroy_engine(eng);
 }
 
 Test(buddy, zeroed_allocation_is_zero)
@@ -125,5 +125,5 @@ Test(buddy, zeroed_allocation_is_zero)
 	for (int i = 0; i < 2 * 4096; i++)
 		cr_assert_eq(p[i], 0, "byte %d is %d", i, p[i]);
 	cr_assert_eq(nlru_free_pages(eng, p, 1), 0);
-	cr_assert_eq(nlru_engine_destroy(eng), 0);
+	destroy_engine(eng);
 }

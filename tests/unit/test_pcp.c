@@ -61,7 +61,7 @@ Test(pcp, refill_and_drain_move_whole_batches)
 	check_free_lists(eng);
 	for (int i = 18; i <= 20; i++)
 		cr_assert_eq(nlru_free_pages(eng, p[i], 0), 0);
-	cr_assert_eq(nlru_engine_destroy(eng), 0);
+	destroy_engine(eng);
 }
 
 Test(pcp, counters_match_the_allocator)
@@ -91,7 +91,7 @@ Test(pcp, counters_match_the_allocator)
 	check_pages_accounted(eng, 170 - 85);
 	for (int i = 50; i < 100; i++)
 		cr_assert_eq(nlru_free_pages(eng, p[i], i % 10 == 9 ? 3 : 0), 0);
-	cr_assert_eq(nlru_engine_destroy(eng), 0);
+	destroy_engine(eng);
 }
 
 Test(pcp, freeing_resets_the_node_scan_count)
@@ -105,5 +105,5 @@ Test(pcp, freeing_resets_the_node_scan_count)
 	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 4, 0, &p), 0);
 	cr_assert_eq(nlru_free_pages(eng, p, 4), 0);
 	cr_expect_eq(node_page_state(pgdat, NLRU_NR_PAGES_SCANNED), 0);
-	cr_assert_eq(nlru_engine_destroy(eng), 0);
+	destroy_engine(eng);
 }

@@ -79,7 +79,7 @@ Test(vmstat, names_and_order_are_linux_4_8)
 	/* Engine counters come after every Linux one. */
 	cr_expect_gt(find(&d, "nlru_kswapd_wakeup"), find(&d, "unevictable_pgs_stranded"));
 	free(d.text);
-	cr_assert_eq(nlru_engine_destroy(eng), 0);
+	destroy_engine(eng);
 }
 
 Test(vmstat, dump_values_agree_with_the_engine)
@@ -119,7 +119,7 @@ Test(vmstat, dump_values_agree_with_the_engine)
 	for (int i = 0; i < 10; i++)
 		cr_assert_eq(nlru_free_pages(eng, p[i], 1), 0);
 	free(d.text);
-	cr_assert_eq(nlru_engine_destroy(eng), 0);
+	destroy_engine(eng);
 }
 
 static int count_lines_starting(const char *text, const char *prefix)
@@ -154,7 +154,7 @@ Test(vmstat, zoneinfo_layout)
 			       "  node_inactive_ratio: 0\n"));
 	cr_expect(strstr(text, "start_pfn:           2048\n"), "node 1 starts after node 0");
 	free(text);
-	cr_assert_eq(nlru_engine_destroy(eng), 0);
+	destroy_engine(eng);
 }
 
 Test(vmstat, node_vmstat_covers_one_node)
@@ -170,7 +170,7 @@ Test(vmstat, node_vmstat_covers_one_node)
 	cr_expect_null(strstr(text, "pgalloc"), "no events in a node file");
 	cr_expect_eq(nlru_node_vmstat_dump(eng, 2, stdout), -EINVAL);
 	free(text);
-	cr_assert_eq(nlru_engine_destroy(eng), 0);
+	destroy_engine(eng);
 }
 
 Test(vmstat, write_errors_are_reported)
@@ -182,7 +182,7 @@ Test(vmstat, write_errors_are_reported)
 	cr_expect_eq(nlru_vmstat_dump(eng, ro), -EIO);
 	cr_expect_eq(nlru_zoneinfo_dump(eng, ro), -EIO);
 	fclose(ro);
-	cr_assert_eq(nlru_engine_destroy(eng), 0);
+	destroy_engine(eng);
 }
 
 Test(vmstat, names_help_and_lookup)
@@ -208,5 +208,5 @@ Test(vmstat, names_help_and_lookup)
 	cr_expect_eq(nlru_vmstat_get(&snap, "no_such_counter", &v), -ENOENT);
 	snap.size = 8;
 	cr_expect_eq(nlru_vmstat_read(eng, &snap), -EINVAL);
-	cr_assert_eq(nlru_engine_destroy(eng), 0);
+	destroy_engine(eng);
 }

@@ -60,7 +60,7 @@ Test(watermark, engine_of_64_mib)
 	for (size_t i = 0; i < sizeof(zones) / sizeof(zones[0]); i++)
 		check_zone(eng, &zones[i]);
 	cr_expect_eq(NODE_DATA(eng, 0)->node_zones[ZONE_DMA].lowmem_reserve[ZONE_MOVABLE], 64);
-	cr_assert_eq(nlru_engine_destroy(eng), 0);
+	destroy_engine(eng);
 }
 
 /*
@@ -83,7 +83,7 @@ Test(watermark, engine_of_1_gib)
 	cr_expect_eq(nlru_min_free_kbytes(eng), 4096);
 	for (size_t i = 0; i < sizeof(zones) / sizeof(zones[0]); i++)
 		check_zone(eng, &zones[i]);
-	cr_assert_eq(nlru_engine_destroy(eng), 0);
+	destroy_engine(eng);
 }
 
 /*
@@ -106,7 +106,7 @@ Test(watermark, two_nodes_share_the_minimum)
 	cr_expect_eq(nlru_min_free_kbytes(eng), 1024);
 	for (size_t i = 0; i < sizeof(zones) / sizeof(zones[0]); i++)
 		check_zone(eng, &zones[i]);
-	cr_assert_eq(nlru_engine_destroy(eng), 0);
+	destroy_engine(eng);
 }
 
 /*
@@ -134,7 +134,7 @@ Test(watermark, tunables_change_the_marks)
 	cr_expect_eq(nlru_min_free_kbytes(eng), 4096);
 	for (size_t i = 0; i < sizeof(zones) / sizeof(zones[0]); i++)
 		check_zone(eng, &zones[i]);
-	cr_assert_eq(nlru_engine_destroy(eng), 0);
+	destroy_engine(eng);
 }
 
 Test(watermark, int_sqrt_is_exact)
@@ -169,5 +169,5 @@ Test(watermark, watermark_ok_rules)
 	cr_expect(__zone_watermark_ok(dma32, 2, 80, ZONE_DMA32, 0, 84));
 	cr_expect_not(__zone_watermark_ok(dma32, 11 - 1, 80, ZONE_DMA32, 0, 100000) &&
 		      dma32->free_area[10].nr_free == 0);
-	cr_assert_eq(nlru_engine_destroy(eng), 0);
+	destroy_engine(eng);
 }
