@@ -11,6 +11,7 @@
  * refcount of 0, which is what lets a double free be told from a first one.
  */
 #include <errno.h>
+#include <string.h>
 
 #include "buddy.h"
 #include "vmstat.h"
@@ -98,35 +99,27 @@ void free_one_page_locked(struct zone *zone, uint32_t pfn, unsigned int order)
 	__mod_zone_page_state(zone, NLRU_NR_FREE_PAGES, 1l << freed_order);
 }
 
-int rmqueue_bulk(struct zone *zone, int count, struct pfnlist *list)
+int rmqueue_bulk(struct zone *zone, int count, uint32_t *dst)
 {
-	struct page *pages = zone_pages(zone);
-	int i;
+	int n;
 
-	for (i = 0; i < count; i++) {
+	for (n = 0; n < count; n++) {
 		uint32_t pfn = rmqueue_smallest(zone, 0);
 
 		if (pfn == PFN_NIL)
 			break;
-		__page_set(&pages[pfn], PG_pcp);
-		/* Tail insertion keeps the list in the physical order the buddy split gave. */
-		pfnlist_add_tail(list, pages, pfn);
+		dst[count - 1 - n] = pfn;
 	}
-	return i;
+	/* Fewer than asked: close the gap so the pages sit at the bottom of the slots. */
+	if (n < count)
+		memmove(dst, dst + count - n, sizeof(*dst) * (size_t)n);
+	return n;
 }
 
-void free_pcppages_bulk(struct zone *zone, int count, struct pfnlist *list)
+void free_pcppages_bulk(struct zone *zone, int count, const uint32_t *pfns)
 {
-	struct page *pages = zone_pages(zone);
-
-	while (count-- > 0) {
-		uint32_t pfn = pfnlist_pop_tail(list, pages);
-
-		if (pfn == PFN_NIL)
-			break;
-		__page_clear(&pages[pfn], PG_pcp);
-		free_one_page_locked(zone, pfn, 0);
-	}
+	for (int i = 0; i < count; i++)
+		free_one_page_locked(zone, pfns[i], 0);
 }
 
 void zone_free_all(struct zone *zone)

@@ -12,10 +12,13 @@
 uint32_t rmqueue_smallest(struct zone *zone, unsigned int order);
 /* Give back a block, merging with free buddies.  Updates NR_FREE_PAGES. */
 void free_one_page_locked(struct zone *zone, uint32_t pfn, unsigned int order);
-/* rmqueue_bulk(): move up to @count order-0 pages to @list (marked PG_pcp).  Returns how many. */
-int rmqueue_bulk(struct zone *zone, int count, struct pfnlist *list);
-/* free_pcppages_bulk(): give @count pages from the tail of @list back to the buddy lists. */
-void free_pcppages_bulk(struct zone *zone, int count, struct pfnlist *list);
+/*
+ * rmqueue_bulk(): take up to @count order-0 pages for a per-CPU stack, written to @dst so
+ * that the first page the buddy allocator gave ends on top.  Returns how many.
+ */
+int rmqueue_bulk(struct zone *zone, int count, uint32_t *dst);
+/* free_pcppages_bulk(): give the @count pages of @pfns back to the buddy lists. */
+void free_pcppages_bulk(struct zone *zone, int count, const uint32_t *pfns);
 
 /* Creation: hand every page of the zone to its free lists as the largest aligned blocks. */
 void zone_free_all(struct zone *zone);

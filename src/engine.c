@@ -114,14 +114,14 @@ static int node_init(struct nlru_engine *eng, int nid, uint64_t start_pfn)
 	return 0;
 }
 
-static void node_free(struct pglist_data *pgdat)
+static void node_free(const struct nlru_engine *eng, struct pglist_data *pgdat)
 {
 	struct zone *zone;
 
 	if (!pgdat)
 		return;
 	for_each_zone_in_node(zone, pgdat)
-		zone_pcp_destroy(zone);
+		zone_pcp_destroy(eng, zone);
 	os_unmap(pgdat->mem, node_mem_bytes(pgdat));
 	os_unmap(pgdat->pages, node_desc_bytes(pgdat));
 	free(pgdat);
@@ -130,7 +130,7 @@ static void node_free(struct pglist_data *pgdat)
 static void engine_free(struct nlru_engine *eng)
 {
 	for (int nid = 0; nid < MAX_NUMNODES; nid++)
-		node_free(eng->node_data[nid]);
+		node_free(eng, eng->node_data[nid]);
 	topo_destroy(eng->topo);
 	free(eng->vm_events);
 	free(eng->cpu_node);

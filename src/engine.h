@@ -12,6 +12,7 @@
 
 #include <nodelru/nodelru.h>
 
+#include "cpu.h"
 #include "log.h"
 #include "mmzone.h"
 #include "topo.h"
@@ -43,7 +44,7 @@ static inline struct pglist_data *NODE_DATA(const struct nlru_engine *eng, int n
 /* The CPU this thread runs on now, clamped into the per-CPU arrays. */
 static inline int this_cpu(const struct nlru_engine *eng)
 {
-	int cpu = sched_getcpu();
+	int cpu = current_cpu();
 
 	return (unsigned int)cpu < (unsigned int)eng->nr_cpus ? cpu : 0;
 }

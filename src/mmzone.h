@@ -49,20 +49,26 @@ struct free_area {
 enum pcp_stat {
 	PCP_PGALLOC,    /* pages allocated through this list -> pgalloc_<zone> */
 	PCP_PGFREE,     /* pages freed into this list -> pgfree */
-	PCP_NUMA_HIT,
-	PCP_NUMA_MISS,
-	PCP_NUMA_LOCAL,
-	PCP_NUMA_OTHER,
+	PCP_NUMA_MISS,  /* numa_miss; numa_hit is PCP_PGALLOC - PCP_NUMA_MISS */
+	PCP_NUMA_OTHER, /* numa_other; numa_local is PCP_PGALLOC - PCP_NUMA_OTHER */
 	NR_PCP_STATS
 };
 
-/* struct per_cpu_pages: the order-0 page cache of one zone on one CPU. */
+/*
+ * struct per_cpu_pages: the order-0 page cache of one zone on one CPU.
+ *
+ * Linux keeps these pages on a list threaded through struct page.  The engine keeps their
+ * pfns in a small array used as a stack: the top is the hot end Linux allocates from and
+ * frees to, the bottom the cold end free_pcppages_bulk() returns to the buddy allocator.
+ * Same order, same count/high/batch rules, but an allocation or a free touches one array
+ * slot instead of three descriptors' links.
+ */
 struct per_cpu_pages {
 	struct spinlock lock; /* protects everything below */
-	int count;            /* pages on list */
+	int count;            /* pages held: pfns[0] (coldest) .. pfns[count - 1] (hottest) */
 	int high;             /* drain batch pages to buddy once count reaches this */
 	int batch;            /* pages moved to or from buddy at a time */
-	struct pfnlist list;
+	uint32_t *pfns;       /* max(high, batch) + 1 slots */
 	_Atomic long stat[NR_PCP_STATS]; /* written under lock, read lock-free */
 } __cacheline_aligned;
 

@@ -35,7 +35,6 @@ enum pageflags {
 	PG_unevictable,
 	PG_mlocked,
 	PG_buddy, /* free, heading a buddy block of page_order() (Linux keeps this in _mapcount) */
-	PG_pcp,   /* free, on a per-CPU list (engine only: Linux knows this by page->lru) */
 	NR_PAGEFLAGS
 };
 

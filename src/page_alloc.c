@@ -45,57 +45,60 @@ static inline int ac_classzone_idx(const struct alloc_context *ac)
 	return ac->preferred_zoneref->zone_idx;
 }
 
+#define __hot_inline inline __attribute__((always_inline))
+#define __cold_noinline __attribute__((noinline, cold))
+
 /* Fresh block: head counted as allocated, owner fields clear, node and zone kept. */
-static void prep_new_page(struct page *page, unsigned int order)
+static __hot_inline void prep_new_page(struct page *page, unsigned int order)
 {
-	page->flags &= PAGE_NODE_MASK | PAGE_ZONE_MASK;
-	set_page_order(page, order);
+	page->flags = (page->flags & (PAGE_NODE_MASK | PAGE_ZONE_MASK)) | (order << PAGE_ORDER_SHIFT);
 	page->private = 0;
 	page->mapping = 0;
 	page->index = 0;
 	__atomic_store_n(&page->refcount, 1, __ATOMIC_RELEASE);
 }
 
-/* zone_statistics() for an allocation served by @z; pcp-held counts when @pcp is given. */
-static void zone_statistics(struct nlru_engine *eng, struct per_cpu_pages *pcp,
-			    struct zone *preferred, struct zone *z, int cpu)
+/*
+ * zone_statistics() for an allocation served by @z.  Order-0 allocations count in their
+ * per-CPU list (@pcp), which records only the exceptions: hit and local are derived.
+ */
+static __hot_inline void zone_statistics(struct nlru_engine *eng, struct per_cpu_pages *pcp,
+					 struct zone *preferred, struct zone *z, int cpu)
 {
 	bool hit = z->node == preferred->node;
 	bool local = z->node == eng->cpu_node[cpu];
 
 	if (pcp) {
-		pcp_stat_add(pcp, hit ? PCP_NUMA_HIT : PCP_NUMA_MISS, 1);
-		pcp_stat_add(pcp, local ? PCP_NUMA_LOCAL : PCP_NUMA_OTHER, 1);
+		if (unlikely(!hit))
+			pcp_stat_add(pcp, PCP_NUMA_MISS, 1);
+		if (unlikely(!local))
+			pcp_stat_add(pcp, PCP_NUMA_OTHER, 1);
 	} else {
 		mod_zone_page_state(z, hit ? NLRU_NUMA_HIT : NLRU_NUMA_MISS, 1);
 		mod_zone_page_state(z, local ? NLRU_NUMA_LOCAL : NLRU_NUMA_OTHER, 1);
 	}
-	if (!hit)
+	if (unlikely(!hit))
 		mod_zone_page_state(preferred, NLRU_NUMA_FOREIGN, 1);
 }
 
-static struct page *rmqueue_pcplist(struct nlru_engine *eng, struct zone *preferred,
-				    struct zone *zone)
+static __hot_inline struct page *rmqueue_pcplist(struct nlru_engine *eng, struct zone *preferred,
+						 struct zone *zone)
 {
 	int cpu = this_cpu(eng);
 	struct per_cpu_pages *pcp = &zone->pageset[cpu];
-	struct page *pages = zone->zone_pgdat->pages;
 	struct page *page;
-	uint32_t pfn;
 
 	spin_lock(&pcp->lock);
-	if (pfnlist_empty(&pcp->list)) {
+	if (unlikely(pcp->count == 0)) {
 		spin_lock(&zone->lock);
-		pcp->count += rmqueue_bulk(zone, pcp->batch, &pcp->list);
+		pcp->count = rmqueue_bulk(zone, pcp->batch, pcp->pfns);
 		spin_unlock(&zone->lock);
+		if (unlikely(pcp->count == 0)) {
+			spin_unlock(&pcp->lock);
+			return NULL;
+		}
 	}
-	pfn = pfnlist_pop(&pcp->list, pages);
-	if (unlikely(pfn == PFN_NIL)) {
-		spin_unlock(&pcp->lock);
-		return NULL;
-	}
-	pcp->count--;
-	page = &pages[pfn];
+	page = &zone->zone_pgdat->pages[pcp->pfns[--pcp->count]];
 	pcp_stat_add(pcp, PCP_PGALLOC, 1);
 	zone_statistics(eng, pcp, preferred, zone, cpu);
 	spin_unlock(&pcp->lock);
@@ -103,14 +106,11 @@ static struct page *rmqueue_pcplist(struct nlru_engine *eng, struct zone *prefer
 	return page;
 }
 
-/* buffered_rmqueue(): order 0 from the per-CPU list, larger orders from the buddy lists. */
-static struct page *buffered_rmqueue(struct nlru_engine *eng, struct zone *preferred,
-				     struct zone *zone, unsigned int order)
+static __cold_noinline struct page *rmqueue_buddy(struct nlru_engine *eng, struct zone *preferred,
+						  struct zone *zone, unsigned int order)
 {
 	uint32_t pfn;
 
-	if (likely(order == 0))
-		return rmqueue_pcplist(eng, preferred, zone);
 	spin_lock(&zone->lock);
 	pfn = rmqueue_smallest(zone, order);
 	spin_unlock(&zone->lock);
@@ -122,9 +122,20 @@ static struct page *buffered_rmqueue(struct nlru_engine *eng, struct zone *prefe
 	return &zone->zone_pgdat->pages[pfn];
 }
 
+/* buffered_rmqueue(): order 0 from the per-CPU list, larger orders from the buddy lists. */
+static __hot_inline struct page *buffered_rmqueue(struct nlru_engine *eng, struct zone *preferred,
+						  struct zone *zone, unsigned int order)
+{
+	if (likely(order == 0))
+		return rmqueue_pcplist(eng, preferred, zone);
+	return rmqueue_buddy(eng, preferred, zone, order);
+}
+
 /* get_page_from_freelist(): the first zone in zonelist order that passes its watermark. */
-static struct page *get_page_from_freelist(struct nlru_engine *eng, unsigned int order,
-					   unsigned int alloc_flags, const struct alloc_context *ac)
+static __hot_inline struct page *get_page_from_freelist(struct nlru_engine *eng,
+							unsigned int order,
+							unsigned int alloc_flags,
+							const struct alloc_context *ac)
 {
 	struct zoneref *z = ac->preferred_zoneref;
 	struct zone *zone;
@@ -138,7 +149,7 @@ static struct page *get_page_from_freelist(struct nlru_engine *eng, unsigned int
 		    !zone_watermark_fast(zone, order, mark, ac_classzone_idx(ac), alloc_flags))
 			continue;
 		page = buffered_rmqueue(eng, ac->preferred_zoneref->zone, zone, order);
-		if (page)
+		if (likely(page))
 			return page;
 	}
 	return NULL;
@@ -227,7 +238,7 @@ static bool should_reclaim_retry(struct nlru_engine *eng, unsigned int order,
 }
 
 /* __alloc_pages_slowpath(), Linux 4.8 order, without compaction and the OOM killer. */
-static struct page *alloc_pages_slowpath(struct nlru_engine *eng, unsigned int gfp,
+static __cold_noinline struct page *alloc_pages_slowpath(struct nlru_engine *eng, unsigned int gfp,
 					 unsigned int order, const struct alloc_context *ac)
 {
 	bool can_direct_reclaim = gfpflags_allow_blocking(gfp);
@@ -265,8 +276,8 @@ static struct page *alloc_pages_slowpath(struct nlru_engine *eng, unsigned int g
 	return page;
 }
 
-struct page *alloc_pages_node(struct nlru_engine *eng, unsigned int gfp, unsigned int order,
-			      int nid)
+static __hot_inline struct page *__alloc_pages_node(struct nlru_engine *eng, unsigned int gfp,
+						    unsigned int order, int nid)
 {
 	struct pglist_data *pgdat = NODE_DATA(eng, nid == NLRU_NUMA_NO_NODE ? numa_node_id(eng) : nid);
 	struct alloc_context ac = {
@@ -286,6 +297,12 @@ struct page *alloc_pages_node(struct nlru_engine *eng, unsigned int gfp, unsigne
 	return page;
 }
 
+struct page *alloc_pages_node(struct nlru_engine *eng, unsigned int gfp, unsigned int order,
+			      int nid)
+{
+	return __alloc_pages_node(eng, gfp, order, nid);
+}
+
 /* Freeing a page ends "unreclaimable": reset the node's scan count (4.8 free_pcppages_bulk). */
 static void reset_pages_scanned(struct pglist_data *pgdat)
 {
@@ -295,42 +312,57 @@ static void reset_pages_scanned(struct pglist_data *pgdat)
 		mod_node_page_state(pgdat, NLRU_NR_PAGES_SCANNED, -scanned);
 }
 
-static void free_pcp_page(struct nlru_engine *eng, struct zone *zone, uint32_t pfn)
+/* The list reached high: the coldest batch goes back to the buddy allocator. */
+static __cold_noinline void free_pcp_batch(struct zone *zone, struct per_cpu_pages *pcp)
+{
+	int batch = MIN(pcp->batch, pcp->count);
+
+	spin_lock(&zone->lock);
+	free_pcppages_bulk(zone, batch, pcp->pfns);
+	spin_unlock(&zone->lock);
+	pcp->count -= batch;
+	memmove(pcp->pfns, pcp->pfns + batch, sizeof(*pcp->pfns) * (size_t)pcp->count);
+	reset_pages_scanned(zone->zone_pgdat);
+}
+
+static __hot_inline void free_pcp_page(struct nlru_engine *eng, struct zone *zone, uint32_t pfn)
 {
 	struct per_cpu_pages *pcp = &zone->pageset[this_cpu(eng)];
-	struct page *pages = zone->zone_pgdat->pages;
 
 	spin_lock(&pcp->lock);
-	__page_set(&pages[pfn], PG_pcp);
-	pfnlist_add(&pcp->list, pages, pfn);
+	pcp->pfns[pcp->count] = pfn;
 	pcp_stat_add(pcp, PCP_PGFREE, 1);
-	if (++pcp->count >= pcp->high) {
-		int batch = MIN(pcp->batch, pcp->count);
-
-		spin_lock(&zone->lock);
-		free_pcppages_bulk(zone, batch, &pcp->list);
-		spin_unlock(&zone->lock);
-		pcp->count -= batch;
-		reset_pages_scanned(zone->zone_pgdat);
-	}
+	if (unlikely(++pcp->count >= pcp->high))
+		free_pcp_batch(zone, pcp);
 	spin_unlock(&pcp->lock);
+}
+
+static __cold_noinline void free_buddy_block(struct nlru_engine *eng, struct zone *zone,
+					     uint32_t pfn, unsigned int order)
+{
+	spin_lock(&zone->lock);
+	free_one_page_locked(zone, pfn, order);
+	spin_unlock(&zone->lock);
+	reset_pages_scanned(zone->zone_pgdat);
+	count_vm_events(eng, NLRU_PGFREE, 1ul << order);
+}
+
+static __hot_inline void __free_pages(struct nlru_engine *eng, struct pglist_data *pgdat,
+				      uint32_t pfn, unsigned int order)
+{
+	struct zone *zone = page_zone(pgdat, &pgdat->pages[pfn]);
+
+	if (likely(order == 0))
+		free_pcp_page(eng, zone, pfn);
+	else
+		free_buddy_block(eng, zone, pfn, order);
 }
 
 void free_pages_trusted(struct nlru_engine *eng, struct page *page, unsigned int order)
 {
 	struct pglist_data *pgdat = page_pgdat(eng, page);
-	struct zone *zone = page_zone(pgdat, page);
-	uint32_t pfn = page_to_pfn(pgdat, page);
 
-	if (likely(order == 0)) {
-		free_pcp_page(eng, zone, pfn);
-		return;
-	}
-	spin_lock(&zone->lock);
-	free_one_page_locked(zone, pfn, order);
-	spin_unlock(&zone->lock);
-	reset_pages_scanned(pgdat);
-	count_vm_events(eng, NLRU_PGFREE, 1ul << order);
+	__free_pages(eng, pgdat, page_to_pfn(pgdat, page), order);
 }
 
 static void drain_pcp(struct zone *zone, struct per_cpu_pages *pcp)
@@ -338,7 +370,7 @@ static void drain_pcp(struct zone *zone, struct per_cpu_pages *pcp)
 	spin_lock(&pcp->lock);
 	if (pcp->count) {
 		spin_lock(&zone->lock);
-		free_pcppages_bulk(zone, pcp->count, &pcp->list);
+		free_pcppages_bulk(zone, pcp->count, pcp->pfns);
 		spin_unlock(&zone->lock);
 		pcp->count = 0;
 	}
@@ -378,13 +410,19 @@ int zone_pcp_init(struct nlru_engine *eng, struct zone *zone)
 		spin_lock_init(&pcp->lock);
 		pcp->high = high;
 		pcp->batch = batch;
-		pfnlist_init(&pcp->list);
+		pcp->pfns = calloc((size_t)MAX(high, batch) + 1, sizeof(*pcp->pfns));
+		if (!pcp->pfns)
+			return -ENOMEM;
 	}
 	return 0;
 }
 
-void zone_pcp_destroy(struct zone *zone)
+void zone_pcp_destroy(const struct nlru_engine *eng, struct zone *zone)
 {
+	if (!zone->pageset)
+		return;
+	for (int cpu = 0; cpu < eng->nr_cpus; cpu++)
+		free(zone->pageset[cpu].pfns);
 	free(zone->pageset);
 	zone->pageset = NULL;
 }
@@ -426,25 +464,51 @@ int nlru_alloc_pages(struct nlru_engine *eng, unsigned int gfp, unsigned int ord
 	return 0;
 }
 
-static struct pglist_data *addr_to_pgdat(struct nlru_engine *eng, const void *addr)
+static __hot_inline struct pglist_data *addr_to_pgdat(struct nlru_engine *eng, const void *addr)
 {
 	const char *p = addr;
 
 	for (int nid = 0; nid < eng->nr_nodes; nid++) {
 		struct pglist_data *pgdat = NODE_DATA(eng, nid);
 
-		if (p >= pgdat->mem && p < pgdat->mem + ((size_t)pgdat->node_present_pages << PAGE_SHIFT))
+		if ((size_t)(p - pgdat->mem) < ((size_t)pgdat->node_present_pages << PAGE_SHIFT))
 			return pgdat;
 	}
 	return NULL;
 }
 
-static int bad_free(struct nlru_engine *eng, int err, const void *addr, const char *why,
-		    unsigned int a, unsigned int b)
+/* Says why a free is refused, counts it, and returns the error; the lists are untouched. */
+static __cold_noinline int bad_free(struct nlru_engine *eng, void *addr, unsigned int order)
 {
-	char msg[160];
+	struct pglist_data *pgdat = addr_to_pgdat(eng, addr);
+	const char *why;
+	int err = -EINVAL, ref = 0;
+	unsigned int had = 0;
 
-	snprintf(msg, sizeof(msg), why, a, b);
+	if (order >= MAX_ORDER) {
+		why = "order %u is above the largest order %u";
+		had = order;
+		order = MAX_ORDER - 1;
+	} else if (!pgdat) {
+		why = "not memory of this engine";
+	} else if ((uintptr_t)addr & (PAGE_SIZE - 1)) {
+		why = "not the start of a page";
+	} else {
+		struct page *page = &pgdat->pages[((char *)addr - pgdat->mem) >> PAGE_SHIFT];
+
+		ref = __atomic_load_n(&page->refcount, __ATOMIC_ACQUIRE);
+		had = page_order(page);
+		if (ref == 0) {
+			why = "page is not allocated (a double free, or inside a larger block)";
+		} else if (had != order) {
+			why = "allocated with order %u, freed with order %u";
+		} else {
+			why = "page is still in use (refcount %d)";
+			err = -EBUSY;
+		}
+	}
+	char msg[160];
+	snprintf(msg, sizeof(msg), why, ref > 1 ? (unsigned int)ref : had, order);
 	count_vm_event(eng, NLRU_BAD_FREE);
 	log_err(&eng->log, "free %p refused: %s", addr, msg);
 	return err;
@@ -454,36 +518,25 @@ int nlru_free_pages(struct nlru_engine *eng, void *addr, unsigned int order)
 {
 	struct pglist_data *pgdat;
 	struct page *page;
-	int expected = 1;
 	uint32_t pfn;
+	int one = 1;
 
-	if (!eng)
+	if (unlikely(!eng))
 		return -EINVAL;
-	if (order >= MAX_ORDER)
-		return bad_free(eng, -EINVAL, addr, "order %u is above the largest order %u", order,
-				MAX_ORDER - 1);
 	pgdat = addr_to_pgdat(eng, addr);
-	if (!pgdat)
-		return bad_free(eng, -EINVAL, addr, "not memory of this engine", 0, 0);
-	if ((uintptr_t)addr & (PAGE_SIZE - 1))
-		return bad_free(eng, -EINVAL, addr, "not the start of a page", 0, 0);
+	if (unlikely(!pgdat || order >= MAX_ORDER || ((uintptr_t)addr & (PAGE_SIZE - 1))))
+		return bad_free(eng, addr, order);
 	pfn = (uint32_t)(((char *)addr - pgdat->mem) >> PAGE_SHIFT);
 	page = &pgdat->pages[pfn];
-	if (__atomic_load_n(&page->refcount, __ATOMIC_ACQUIRE) == 0)
-		return bad_free(eng, -EINVAL, addr,
-				"page is not allocated (a double free, or inside a larger block)", 0,
-				0);
-	if (page_order(page) != order)
-		return bad_free(eng, -EINVAL, addr, "allocated with order %u, freed with order %u",
-				page_order(page), order);
-	/* Claim the free: of two racing frees of one block, exactly one succeeds. */
-	if (!__atomic_compare_exchange_n(&page->refcount, &expected, 0, false, __ATOMIC_ACQ_REL,
-					 __ATOMIC_ACQUIRE))
-		return bad_free(eng, expected > 1 ? -EBUSY : -EINVAL, addr,
-				expected > 1 ? "page is still in use (refcount %u)"
-					     : "page was freed concurrently (double free)",
-				(unsigned int)expected, 0);
-	free_pages_trusted(eng, page, order);
+	/*
+	 * Claim the block: only an allocated head of the right order has refcount 1 and that
+	 * order, and of two racing frees of one block exactly one wins the exchange.
+	 */
+	if (unlikely(page_order(page) != order ||
+		     !__atomic_compare_exchange_n(&page->refcount, &one, 0, false, __ATOMIC_ACQ_REL,
+						  __ATOMIC_RELAXED)))
+		return bad_free(eng, addr, order);
+	__free_pages(eng, pgdat, pfn, order);
 	return 0;
 }
 

@@ -19,7 +19,7 @@ void drain_all_pages(struct nlru_engine *eng);
 
 /* Creation and teardown of a zone's per-CPU lists. */
 int zone_pcp_init(struct nlru_engine *eng, struct zone *zone);
-void zone_pcp_destroy(struct zone *zone);
+void zone_pcp_destroy(const struct nlru_engine *eng, struct zone *zone);
 
 static inline struct pglist_data *page_pgdat(const struct nlru_engine *eng, const struct page *page)
 {

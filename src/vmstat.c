@@ -78,23 +78,6 @@ const char *nlru_vm_event_help(enum nlru_vm_event_item item)
 	return (unsigned int)item < NR_VM_EVENT_ITEMS ? event_desc[item].help : NULL;
 }
 
-/* Which per-CPU list count, if any, feeds a zone state counter. */
-static int pcp_stat_of_zone_item(enum nlru_zone_stat_item item)
-{
-	switch (item) {
-	case NLRU_NUMA_HIT:
-		return PCP_NUMA_HIT;
-	case NLRU_NUMA_MISS:
-		return PCP_NUMA_MISS;
-	case NLRU_NUMA_LOCAL:
-		return PCP_NUMA_LOCAL;
-	case NLRU_NUMA_OTHER:
-		return PCP_NUMA_OTHER;
-	default:
-		return -1;
-	}
-}
-
 static long pcp_stat_sum(const struct nlru_engine *eng, const struct zone *zone, int stat)
 {
 	long sum = 0;
@@ -106,12 +89,29 @@ static long pcp_stat_sum(const struct nlru_engine *eng, const struct zone *zone,
 	return sum;
 }
 
+/*
+ * The NUMA counters of order-0 allocations live in the per-CPU lists, which count only
+ * allocations and the exceptions (a miss, another node's CPU) to keep the fast path short.
+ */
 long zone_stat_read(const struct nlru_engine *eng, const struct zone *zone,
 		    enum nlru_zone_stat_item item)
 {
-	int stat = pcp_stat_of_zone_item(item);
+	long v = zone_page_state(zone, item);
 
-	return zone_page_state(zone, item) + (stat >= 0 ? pcp_stat_sum(eng, zone, stat) : 0);
+	switch (item) {
+	case NLRU_NUMA_HIT:
+		return v + pcp_stat_sum(eng, zone, PCP_PGALLOC) -
+		       pcp_stat_sum(eng, zone, PCP_NUMA_MISS);
+	case NLRU_NUMA_MISS:
+		return v + pcp_stat_sum(eng, zone, PCP_NUMA_MISS);
+	case NLRU_NUMA_LOCAL:
+		return v + pcp_stat_sum(eng, zone, PCP_PGALLOC) -
+		       pcp_stat_sum(eng, zone, PCP_NUMA_OTHER);
+	case NLRU_NUMA_OTHER:
+		return v + pcp_stat_sum(eng, zone, PCP_NUMA_OTHER);
+	default:
+		return v;
+	}
 }
 
 /* Per-CPU list counts that belong to event @item, over every zone they apply to. */

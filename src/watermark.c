@@ -211,13 +211,3 @@ bool zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark, i
 	return __zone_watermark_ok(z, order, mark, classzone_idx, alloc_flags,
 				   zone_page_state(z, NLRU_NR_FREE_PAGES));
 }
-
-bool zone_watermark_fast(struct zone *z, unsigned int order, unsigned long mark, int classzone_idx,
-			 unsigned int alloc_flags)
-{
-	long free_pages = zone_page_state(z, NLRU_NR_FREE_PAGES);
-
-	if (!order && free_pages > (long)mark + z->lowmem_reserve[classzone_idx])
-		return true;
-	return __zone_watermark_ok(z, order, mark, classzone_idx, alloc_flags, free_pages);
-}

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "engine.h"
+#include "vmstat.h"
 
 /* init_per_zone_wmark_min(): min_free_kbytes, then every zone's watermarks and reserves. */
 void init_per_zone_wmark_min(struct nlru_engine *eng);
@@ -37,7 +38,15 @@ bool __zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
 			 unsigned int alloc_flags, long free_pages);
 bool zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark, int classzone_idx,
 		       unsigned int alloc_flags);
-bool zone_watermark_fast(struct zone *z, unsigned int order, unsigned long mark, int classzone_idx,
-			 unsigned int alloc_flags);
+/* Order-0 shortcut first: one load and one compare on the allocation fast path. */
+static inline bool zone_watermark_fast(struct zone *z, unsigned int order, unsigned long mark,
+				       int classzone_idx, unsigned int alloc_flags)
+{
+	long free_pages = zone_page_state(z, NLRU_NR_FREE_PAGES);
+
+	if (!order && free_pages > (long)mark + z->lowmem_reserve[classzone_idx])
+		return true;
+	return __zone_watermark_ok(z, order, mark, classzone_idx, alloc_flags, free_pages);
+}
 
 #endif /* NODELRU_WATERMARK_H */
