@@ -75,7 +75,9 @@ uint32_t rmqueue_smallest(struct zone *zone, unsigned int order)
 
 static bool page_is_buddy(const struct page *buddy, unsigned int order)
 {
-	return (buddy->flags & (1u << PG_buddy)) && page_order(buddy) == order;
+	uint32_t flags = page_flags(buddy);
+
+	return (flags & (1u << PG_buddy)) && ((flags & PAGE_ORDER_MASK) >> PAGE_ORDER_SHIFT) == order;
 }
 
 void free_one_page_locked(struct zone *zone, uint32_t pfn, unsigned int order)
@@ -147,7 +149,8 @@ int zone_check_free_lists(struct zone *zone, const struct nlru_log *log)
 		uint32_t pfn;
 
 		pfnlist_for_each(pfn, &zone->free_area[order].free_list, pages) {
-			if (!page_is_buddy(&pages[pfn], order) || pages[pfn].refcount) {
+			if (!page_is_buddy(&pages[pfn], order) ||
+			    __atomic_load_n(&pages[pfn].refcount, __ATOMIC_RELAXED)) {
 				log_err(log, "zone %d/%d: pfn %u on order-%u list is not a free block",
 					zone->node, zone->zone_idx, pfn, order);
 				return -EIO;

@@ -230,6 +230,18 @@ static uint64_t pages_in_use(struct nlru_engine *eng)
 	return used;
 }
 
+/* Full debug checks: every free list against its counters before the memory goes away. */
+static void check_all_free_lists(struct nlru_engine *eng)
+{
+	struct pglist_data *pgdat;
+	struct zone *zone;
+	int nid;
+
+	for_each_online_pgdat(pgdat, eng, nid)
+		for_each_zone_in_node(zone, pgdat)
+			zone_check_free_lists(zone, &eng->log);
+}
+
 int nlru_engine_destroy(struct nlru_engine *eng)
 {
 	uint64_t used;
@@ -237,6 +249,8 @@ int nlru_engine_destroy(struct nlru_engine *eng)
 	if (!eng)
 		return 0;
 	used = pages_in_use(eng);
+	if (NLRU_DEBUG >= 2)
+		check_all_free_lists(eng);
 	if (used) {
 		log_err(&eng->log, "destroy: %llu pages are still allocated; free them first",
 			(unsigned long long)used);

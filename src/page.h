@@ -8,8 +8,11 @@
  *
  * Locking: a free page belongs to its zone (buddy, under zone->lock) or to one per-CPU list
  * (under that list's lock); an allocated page belongs to its owner.  Flag bits that more than
- * one thread may change at once use the atomic helpers; the "__" helpers are for pages the
- * caller holds exclusively.
+ * one thread may change at once use the atomic read-modify-write helpers; the "__" helpers
+ * are for pages the caller holds exclusively.  Every access to flags is at least a relaxed
+ * atomic, because the buddy allocator reads the flags of a neighbouring page (is it a free
+ * buddy?) that may at that moment be another thread's freshly allocated page: the answer is
+ * "no" either way, as in Linux, but the read must not be a data race.
  */
 #ifndef NODELRU_PAGE_H
 #define NODELRU_PAGE_H
@@ -80,34 +83,44 @@ static inline bool page_test_clear(struct page *page, enum pageflags bit)
 	return __atomic_fetch_and(&page->flags, ~(1u << bit), __ATOMIC_RELAXED) & (1u << bit);
 }
 
+static inline uint32_t page_flags(const struct page *page)
+{
+	return __atomic_load_n(&page->flags, __ATOMIC_RELAXED);
+}
+
+static inline void set_page_flags(struct page *page, uint32_t flags)
+{
+	__atomic_store_n(&page->flags, flags, __ATOMIC_RELAXED);
+}
+
 static inline void __page_set(struct page *page, enum pageflags bit)
 {
-	page->flags |= 1u << bit;
+	set_page_flags(page, page_flags(page) | (1u << bit));
 }
 
 static inline void __page_clear(struct page *page, enum pageflags bit)
 {
-	page->flags &= ~(1u << bit);
+	set_page_flags(page, page_flags(page) & ~(1u << bit));
 }
 
 static inline unsigned int page_order(const struct page *page)
 {
-	return (page->flags & PAGE_ORDER_MASK) >> PAGE_ORDER_SHIFT;
+	return (page_flags(page) & PAGE_ORDER_MASK) >> PAGE_ORDER_SHIFT;
 }
 
 static inline void set_page_order(struct page *page, unsigned int order)
 {
-	page->flags = (page->flags & ~PAGE_ORDER_MASK) | (order << PAGE_ORDER_SHIFT);
+	set_page_flags(page, (page_flags(page) & ~PAGE_ORDER_MASK) | (order << PAGE_ORDER_SHIFT));
 }
 
 static inline unsigned int page_zonenum(const struct page *page)
 {
-	return (page->flags & PAGE_ZONE_MASK) >> PAGE_ZONE_SHIFT;
+	return (page_flags(page) & PAGE_ZONE_MASK) >> PAGE_ZONE_SHIFT;
 }
 
 static inline int page_to_nid(const struct page *page)
 {
-	return (int)((page->flags & PAGE_NODE_MASK) >> PAGE_NODE_SHIFT);
+	return (int)((page_flags(page) & PAGE_NODE_MASK) >> PAGE_NODE_SHIFT);
 }
 
 /* Reset a descriptor to "free, not on any list" in node @nid, zone @zid (engine creation). */

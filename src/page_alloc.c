@@ -51,7 +51,8 @@ static inline int ac_classzone_idx(const struct alloc_context *ac)
 /* Fresh block: head counted as allocated, owner fields clear, node and zone kept. */
 static __hot_inline void prep_new_page(struct page *page, unsigned int order)
 {
-	page->flags = (page->flags & (PAGE_NODE_MASK | PAGE_ZONE_MASK)) | (order << PAGE_ORDER_SHIFT);
+	set_page_flags(page, (page_flags(page) & (PAGE_NODE_MASK | PAGE_ZONE_MASK)) |
+				     (order << PAGE_ORDER_SHIFT));
 	page->private = 0;
 	page->mapping = 0;
 	page->index = 0;
