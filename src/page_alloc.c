@@ -430,36 +430,40 @@ void zone_pcp_destroy(const struct nlru_engine *eng, struct zone *zone)
 
 /* Public entry points: validate everything, say why through the log, then do the work. */
 
+/* Says which argument of an allocation is wrong. */
+static __cold_noinline int bad_alloc(struct nlru_engine *eng, unsigned int gfp, unsigned int order,
+				     int nid)
+{
+	if (order >= MAX_ORDER)
+		log_err(&eng->log, "alloc: order %u is above the largest order %d", order,
+			MAX_ORDER - 1);
+	else if (gfp & ~GFP_KNOWN)
+		log_err(&eng->log, "alloc: unknown gfp flags 0x%x", gfp & ~GFP_KNOWN);
+	else if (gfp_zone(gfp) < 0)
+		log_err(&eng->log, "alloc: gfp 0x%x combines zone modifiers that exclude each other",
+			gfp);
+	else
+		log_err(&eng->log, "alloc: node %d does not exist (the engine has %d)", nid,
+			eng->nr_nodes);
+	return -EINVAL;
+}
+
 int nlru_alloc_pages(struct nlru_engine *eng, unsigned int gfp, unsigned int order, int nid,
 		     void **addr)
 {
+	struct pglist_data *pgdat;
 	struct page *page;
 
-	if (!eng || !addr)
+	if (unlikely(!eng || !addr))
 		return -EINVAL;
-	if (order >= MAX_ORDER) {
-		log_err(&eng->log, "alloc: order %u is above the largest order %d", order,
-			MAX_ORDER - 1);
-		return -EINVAL;
-	}
-	if (gfp & ~GFP_KNOWN) {
-		log_err(&eng->log, "alloc: unknown gfp flags 0x%x", gfp & ~GFP_KNOWN);
-		return -EINVAL;
-	}
-	if (gfp_zone(gfp) < 0) {
-		log_err(&eng->log, "alloc: gfp 0x%x combines zone modifiers that exclude each other",
-			gfp);
-		return -EINVAL;
-	}
-	if (nid != NLRU_NUMA_NO_NODE && (nid < 0 || nid >= eng->nr_nodes)) {
-		log_err(&eng->log, "alloc: node %d does not exist (the engine has %d)", nid,
-			eng->nr_nodes);
-		return -EINVAL;
-	}
-	page = alloc_pages_node(eng, gfp, order, nid);
-	if (!page)
+	if (unlikely(order >= MAX_ORDER || (gfp & ~GFP_KNOWN) || gfp_zone(gfp) < 0 ||
+		     (nid != NLRU_NUMA_NO_NODE && (unsigned int)nid >= (unsigned int)eng->nr_nodes)))
+		return bad_alloc(eng, gfp, order, nid);
+	page = __alloc_pages_node(eng, gfp, order, nid);
+	if (unlikely(!page))
 		return -ENOMEM;
-	*addr = page_address(page_pgdat(eng, page), page_to_pfn(page_pgdat(eng, page), page));
+	pgdat = page_pgdat(eng, page);
+	*addr = page_address(pgdat, page_to_pfn(pgdat, page));
 	if (gfp & NLRU_GFP_ZERO)
 		memset(*addr, 0, PAGE_SIZE << order);
 	return 0;
