@@ -83,7 +83,7 @@ int nlru_tunable_info(unsigned int index, struct nlru_tunable_info *info)
 
 int nlru_config_init(struct nlru_config *cfg)
 {
-	const char *topology;
+	const char *topology, *swap_path;
 
 	if (!cfg)
 		return -EINVAL;
@@ -103,6 +103,9 @@ int nlru_config_init(struct nlru_config *cfg)
 	topology = getenv(ENV_PREFIX "TOPOLOGY");
 	if (topology && *topology)
 		cfg->topology = topology;
+	swap_path = getenv(ENV_PREFIX "SWAP_PATH");
+	if (swap_path && *swap_path)
+		cfg->swap_path = swap_path;
 	return 0;
 }
 
@@ -117,6 +120,10 @@ int nlru_config_set(struct nlru_config *cfg, const char *name, const char *value
 	log = (struct nlru_log){cfg->log, cfg->log_arg};
 	if (strcmp(name, "topology") == 0) {
 		cfg->topology = value;
+		return 0;
+	}
+	if (strcmp(name, "swap_path") == 0) {
+		cfg->swap_path = value;
 		return 0;
 	}
 	t = tunable_find(name);

@@ -9,10 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "anon.h"
 #include "buddy.h"
 #include "engine.h"
+#include "kswapd.h"
 #include "os.h"
 #include "page_alloc.h"
+#include "swap.h"
 #include "vmstat.h"
 #include "watermark.h"
 #include "zonelist.h"
@@ -95,6 +98,10 @@ static int node_init(struct nlru_engine *eng, int nid, uint64_t start_pfn)
 	pgdat->node_id = nid;
 	pgdat->node_start_pfn = start_pfn;
 	pgdat->node_present_pages = pages;
+	spin_lock_init(&pgdat->lru_lock);
+	for (int lru = 0; lru < NR_LRU_LISTS; lru++)
+		pfnlist_init(&pgdat->lruvec.lists[lru]);
+	kswapd_state_init(&pgdat->kswapd);
 	if (os_map(node_mem_bytes(pgdat), &mem) == 0)
 		pgdat->mem = mem;
 	if (pgdat->mem && os_map(node_desc_bytes(pgdat), &desc) == 0)
@@ -124,17 +131,22 @@ static void node_free(const struct nlru_engine *eng, struct pglist_data *pgdat)
 		zone_pcp_destroy(eng, zone);
 	os_unmap(pgdat->mem, node_mem_bytes(pgdat));
 	os_unmap(pgdat->pages, node_desc_bytes(pgdat));
+	kswapd_state_destroy(&pgdat->kswapd);
 	free(pgdat);
 }
 
 static void engine_free(struct nlru_engine *eng)
 {
+	kswapd_stop_all(eng);
+	swap_close(eng->swap);
+	region_table_destroy(&eng->regions);
 	for (int nid = 0; nid < MAX_NUMNODES; nid++)
 		node_free(eng, eng->node_data[nid]);
 	topo_destroy(eng->topo);
 	free(eng->vm_events);
 	free(eng->cpu_node);
 	free(eng->topology_desc);
+	free(eng->swap_path);
 	free(eng);
 }
 
@@ -185,6 +197,21 @@ static int engine_zones(struct nlru_engine *eng)
 	return 0;
 }
 
+/* The swap file: twice the engine's memory unless configured, none when set to 0. */
+static int engine_swap(struct nlru_engine *eng)
+{
+	uint64_t pages = eng->cfg.swap_mib < 0
+				 ? 2 * (uint64_t)eng->nr_nodes * ((uint64_t)eng->cfg.node_mib << 8)
+				 : (uint64_t)eng->cfg.swap_mib << 8;
+
+	if (!pages)
+		return 0;
+	if (eng->cfg.swap_path && !(eng->swap_path = strdup(eng->cfg.swap_path)))
+		return -ENOMEM;
+	eng->cfg.swap_path = eng->swap_path;
+	return swap_open(eng, eng->swap_path, pages, &eng->swap);
+}
+
 int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out)
 {
 	struct nlru_engine *eng;
@@ -197,6 +224,11 @@ int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out)
 	if (!eng)
 		return -ENOMEM;
 	eng->log = (struct nlru_log){cfg->log, cfg->log_arg};
+	r = region_table_init(&eng->regions);
+	if (r) {
+		free(eng);
+		return r;
+	}
 	r = config_copy(&eng->cfg, cfg, &eng->log);
 	if (!r)
 		r = engine_topology(eng);
@@ -206,6 +238,10 @@ int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out)
 	}
 	if (!r)
 		r = engine_zones(eng);
+	if (!r)
+		r = engine_swap(eng);
+	if (!r && eng->cfg.kswapd)
+		r = kswapd_start_all(eng);
 	if (r) {
 		engine_free(eng);
 		return r;
@@ -248,6 +284,11 @@ int nlru_engine_destroy(struct nlru_engine *eng)
 
 	if (!eng)
 		return 0;
+	if (region_table_count(&eng->regions)) {
+		log_err(&eng->log, "destroy: %u anonymous regions still exist; destroy them first",
+			region_table_count(&eng->regions));
+		return -EBUSY;
+	}
 	used = pages_in_use(eng);
 	if (NLRU_DEBUG >= 2)
 		check_all_free_lists(eng);

@@ -12,6 +12,7 @@
 
 #include <nodelru/nodelru.h>
 
+#include "region_table.h"
 #include "cpu.h"
 #include "log.h"
 #include "mmzone.h"
@@ -21,6 +22,8 @@
 struct vm_event_state {
 	_Atomic unsigned long event[NR_VM_EVENT_ITEMS];
 } __cacheline_aligned;
+
+struct swap_device;
 
 struct nlru_engine {
 	struct nlru_config cfg; /* private copy; cfg.topology points at topology_desc */
@@ -34,6 +37,9 @@ struct nlru_engine {
 	struct vm_event_state *vm_events; /* [nr_cpus] */
 	long min_free_kbytes;             /* in force: computed or configured */
 	atomic_bool membind_warned;       /* "binding refused" is said once per engine */
+	char *swap_path;                  /* private copy of cfg.swap_path */
+	struct swap_device *swap;         /* NULL: no swap */
+	struct region_table regions;      /* anonymous regions by id (page->mapping) */
 };
 
 static inline struct pglist_data *NODE_DATA(const struct nlru_engine *eng, int nid)

@@ -1,16 +1,293 @@
 /*
- * kswapd.c - per-node background reclaim.
+ * kswapd.c - per-node background reclaim, Linux 4.8 (mm/vmscan.c kswapd, balance_pgdat,
+ * kswapd_try_to_sleep, wakeup_kswapd).
  *
- * So far only the seam the allocator calls: wakeup_kswapd() counts the request.  The kswapd
- * threads, balance_pgdat() and the sleep rules come with LRU reclaim.
+ * Each node has a thread bound to the node's CPUs, with PF_MEMALLOC | PF_KSWAPD set.  It
+ * sleeps on its wait queue (a mutex and condition variable) until the allocator finds every
+ * eligible zone below its low watermark, reclaims until one eligible zone is balanced (the
+ * 4.8 rule), naps for HZ/10 and goes back to sleep.  Destruction sets the stop flag and
+ * wakes it; balance_pgdat() checks the flag every priority round, so it stops mid-reclaim.
  */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
 #include "kswapd.h"
+#include "vmscan.h"
 #include "vmstat.h"
+#include "watermark.h"
+
+#define NSEC_PER_MSEC 1000000L
+
+void kswapd_state_init(struct kswapd_state *ks)
+{
+	pthread_condattr_t attr;
+
+	pthread_mutex_init(&ks->lock, NULL);
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&ks->wait, &attr);
+	pthread_condattr_destroy(&attr);
+}
+
+void kswapd_state_destroy(struct kswapd_state *ks)
+{
+	pthread_cond_destroy(&ks->wait);
+	pthread_mutex_destroy(&ks->lock);
+}
+
+static void atomic_max(_Atomic int *v, int x)
+{
+	int cur = atomic_load(v);
+
+	while (cur < x && !atomic_compare_exchange_weak(v, &cur, x))
+		;
+}
+
+bool zone_balanced(struct zone *zone, int order, int classzone_idx)
+{
+	/* Exact counters: zone_watermark_ok_safe() is zone_watermark_ok(). */
+	return zone_watermark_ok(zone, (unsigned int)order, high_wmark_pages(zone), classzone_idx,
+				 0);
+}
+
+/* Any managed zone from @classzone_idx down is balanced: the 4.8 "done" test. */
+static bool pgdat_any_zone_balanced(struct pglist_data *pgdat, int order, int classzone_idx)
+{
+	for (int zid = classzone_idx; zid >= 0; zid--) {
+		struct zone *zone = &pgdat->node_zones[zid];
+
+		if (managed_zone(zone) && zone_balanced(zone, order, classzone_idx))
+			return true;
+	}
+	return false;
+}
 
 void wakeup_kswapd(struct nlru_engine *eng, struct zone *zone, unsigned int order,
 		   int classzone_idx)
 {
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	struct kswapd_state *ks = &pgdat->kswapd;
+
 	if (!managed_zone(zone))
 		return;
+	atomic_max(&ks->classzone_idx, classzone_idx);
+	atomic_max(&ks->order, (int)order);
+	pthread_mutex_lock(&ks->lock);
+	if (!ks->waiting || pgdat_any_zone_balanced(pgdat, (int)order, classzone_idx)) {
+		pthread_mutex_unlock(&ks->lock);
+		return;
+	}
+	ks->woken = true;
+	pthread_cond_signal(&ks->wait);
+	pthread_mutex_unlock(&ks->lock);
 	count_vm_event(eng, NLRU_KSWAPD_WAKEUP);
+}
+
+/* kswapd_shrink_node(): reclaim towards the high watermarks of the eligible zones. */
+static bool kswapd_shrink_node(struct nlru_engine *eng, struct pglist_data *pgdat,
+			       struct scan_control *sc)
+{
+	sc->nr_to_reclaim = 0;
+	for (int zid = 0; zid <= sc->reclaim_idx; zid++) {
+		struct zone *zone = &pgdat->node_zones[zid];
+
+		if (managed_zone(zone))
+			sc->nr_to_reclaim += MAX(high_wmark_pages(zone), SWAP_CLUSTER_MAX);
+	}
+	shrink_node(eng, pgdat, sc);
+	/* Enough for a high-order block in principle: fall back to order 0 (kcompactd's turn). */
+	if (sc->order && sc->nr_reclaimed >= 2ul << sc->order)
+		sc->order = 0;
+	return sc->nr_scanned >= sc->nr_to_reclaim;
+}
+
+int balance_pgdat(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
+		  int classzone_idx)
+{
+	struct scan_control sc = {
+		.gfp_mask = NLRU_GFP_KERNEL,
+		.order = order,
+		.priority = DEF_PRIORITY,
+		.may_writepage = 1,
+		.may_unmap = 1,
+		.may_swap = 1,
+	};
+
+	count_vm_event(eng, NLRU_PAGEOUTRUN);
+	do {
+		bool raise_priority = true;
+
+		sc.nr_reclaimed = 0;
+		sc.reclaim_idx = classzone_idx;
+		if (pgdat_any_zone_balanced(pgdat, sc.order, classzone_idx))
+			break;
+		age_active_anon(eng, pgdat, &sc);
+		sc.nr_scanned = 0;
+		if (kswapd_shrink_node(eng, pgdat, &sc))
+			raise_priority = false;
+		if (atomic_load(&pgdat->kswapd.stop))
+			break;
+		/* Scanned enough but freed nothing: look harder next round anyway. */
+		if (raise_priority || !sc.nr_reclaimed)
+			sc.priority--;
+	} while (sc.priority >= 1);
+	return sc.order;
+}
+
+/* prepare_kswapd_sleep(): every eligible zone balanced (stricter than balance_pgdat's exit). */
+static bool prepare_kswapd_sleep(struct pglist_data *pgdat, int order, int classzone_idx)
+{
+	for (int zid = 0; zid <= classzone_idx; zid++) {
+		struct zone *zone = &pgdat->node_zones[zid];
+
+		if (managed_zone(zone) && !zone_balanced(zone, order, classzone_idx))
+			return false;
+	}
+	return true;
+}
+
+/* Wait for a wakeup or the stop flag, at most @ms (0: without limit).  ks->lock held. */
+static bool kswapd_wait(struct kswapd_state *ks, long ms)
+{
+	struct timespec deadline;
+
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += ms / 1000;
+	deadline.tv_nsec += (ms % 1000) * NSEC_PER_MSEC;
+	if (deadline.tv_nsec >= 1000 * NSEC_PER_MSEC) {
+		deadline.tv_sec++;
+		deadline.tv_nsec -= 1000 * NSEC_PER_MSEC;
+	}
+	while (!ks->woken && !atomic_load(&ks->stop)) {
+		if (!ms)
+			pthread_cond_wait(&ks->wait, &ks->lock);
+		else if (pthread_cond_timedwait(&ks->wait, &ks->lock, &deadline) == ETIMEDOUT)
+			break;
+	}
+	return ks->woken;
+}
+
+/*
+ * kswapd_try_to_sleep(): nap HZ/10 once balanced; woken during the nap means the low
+ * watermark was hit quickly, still unbalanced after it means the high one was.
+ */
+static void kswapd_try_to_sleep(struct nlru_engine *eng, struct pglist_data *pgdat,
+				int reclaim_order, int classzone_idx)
+{
+	struct kswapd_state *ks = &pgdat->kswapd;
+	bool remaining = false;
+
+	pthread_mutex_lock(&ks->lock);
+	if (atomic_load(&ks->stop))
+		goto out;
+	ks->waiting = true;
+	ks->woken = false;
+	if (prepare_kswapd_sleep(pgdat, reclaim_order, classzone_idx)) {
+		remaining = kswapd_wait(ks, eng->cfg.kswapd_nap_ms);
+		if (remaining) {
+			/* Woken early: merge what we were doing into the new request. */
+			atomic_max(&ks->classzone_idx, classzone_idx);
+			atomic_max(&ks->order, reclaim_order);
+		}
+	}
+	if (!remaining && prepare_kswapd_sleep(pgdat, reclaim_order, classzone_idx))
+		kswapd_wait(ks, 0);
+	else
+		count_vm_event(eng, remaining ? NLRU_KSWAPD_LOW_WMARK_HIT_QUICKLY
+					      : NLRU_KSWAPD_HIGH_WMARK_HIT_QUICKLY);
+	ks->waiting = false;
+out:
+	pthread_mutex_unlock(&ks->lock);
+}
+
+struct kswapd_arg {
+	struct nlru_engine *eng;
+	struct pglist_data *pgdat;
+};
+
+static void *kswapd_main(void *arg)
+{
+	struct nlru_engine *eng = ((struct kswapd_arg *)arg)->eng;
+	struct pglist_data *pgdat = ((struct kswapd_arg *)arg)->pgdat;
+	struct kswapd_state *ks = &pgdat->kswapd;
+	int alloc_order = 0, reclaim_order = 0, classzone_idx = 0;
+
+	free(arg);
+	current_flags = PF_MEMALLOC | PF_KSWAPD;
+	topo_bind_thread(eng->topo, pgdat->node_id);
+	while (!atomic_load(&ks->stop)) {
+		kswapd_try_to_sleep(eng, pgdat, reclaim_order, classzone_idx);
+		alloc_order = reclaim_order = atomic_exchange(&ks->order, 0);
+		classzone_idx = atomic_exchange(&ks->classzone_idx, 0);
+		if (atomic_load(&ks->stop))
+			break;
+		reclaim_order = balance_pgdat(eng, pgdat, alloc_order, classzone_idx);
+		/* Fell back to order 0: check sleep at that order for the same zones. */
+		if (reclaim_order < alloc_order)
+			continue;
+		/* Otherwise check it against whatever was requested meanwhile (4.8 peeks). */
+		alloc_order = reclaim_order = atomic_load(&ks->order);
+		classzone_idx = atomic_load(&ks->classzone_idx);
+	}
+	return NULL;
+}
+
+int kswapd_start_all(struct nlru_engine *eng)
+{
+	struct pglist_data *pgdat;
+	int nid, r;
+
+	for_each_online_pgdat(pgdat, eng, nid) {
+		struct kswapd_arg *arg = malloc(sizeof(*arg));
+
+		if (!arg)
+			return -ENOMEM;
+		*arg = (struct kswapd_arg){eng, pgdat};
+		r = pthread_create(&pgdat->kswapd.thread, NULL, kswapd_main, arg);
+		if (r) {
+			free(arg);
+			log_err(&eng->log, "cannot start kswapd for node %d: %s", nid, strerror(r));
+			return -r;
+		}
+		pgdat->kswapd.started = true;
+	}
+	return 0;
+}
+
+void kswapd_stop_all(struct nlru_engine *eng)
+{
+	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
+		struct pglist_data *pgdat = eng->node_data[nid];
+
+		if (!pgdat || !pgdat->kswapd.started)
+			continue;
+		pthread_mutex_lock(&pgdat->kswapd.lock);
+		atomic_store(&pgdat->kswapd.stop, true);
+		pthread_cond_signal(&pgdat->kswapd.wait);
+		pthread_mutex_unlock(&pgdat->kswapd.lock);
+		pthread_join(pgdat->kswapd.thread, NULL);
+		pgdat->kswapd.started = false;
+	}
+}
+
+int nlru_kswapd_run(struct nlru_engine *eng, int nid)
+{
+	struct pglist_data *pgdat;
+	unsigned int saved = current_flags;
+	int order, classzone_idx;
+
+	if (!eng || nid < 0 || nid >= eng->nr_nodes)
+		return -EINVAL;
+	pgdat = NODE_DATA(eng, nid);
+	order = atomic_exchange(&pgdat->kswapd.order, 0);
+	classzone_idx = atomic_exchange(&pgdat->kswapd.classzone_idx, 0);
+	/* With no request pending, balance for the node's highest zone. */
+	if (!order && !classzone_idx)
+		classzone_idx = pgdat->nr_zones - 1;
+	current_flags = PF_MEMALLOC | PF_KSWAPD;
+	balance_pgdat(eng, pgdat, order, classzone_idx);
+	current_flags = saved;
+	return 0;
 }

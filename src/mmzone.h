@@ -6,6 +6,7 @@
 #ifndef NODELRU_MMZONE_H
 #define NODELRU_MMZONE_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -118,6 +119,52 @@ struct zonelist {
 
 enum { ZONELIST_FALLBACK, ZONELIST_NOFALLBACK, MAX_ZONELISTS };
 
+/* Linux's enum lru_list: the list index is (file ? 2 : 0) + (active ? 1 : 0). */
+enum lru_list {
+	LRU_INACTIVE_ANON,
+	LRU_ACTIVE_ANON,
+	LRU_INACTIVE_FILE,
+	LRU_ACTIVE_FILE,
+	LRU_UNEVICTABLE,
+	NR_LRU_LISTS
+};
+
+#define LRU_ACTIVE 1
+#define LRU_FILE 2
+
+/* Index 0 is anon, 1 is file (get_scan_count's balance between the two). */
+struct zone_reclaim_stat {
+	unsigned long recent_rotated[2];
+	unsigned long recent_scanned[2];
+};
+
+/*
+ * struct lruvec: the five LRU lists and their reclaim statistics.  4.8 keeps one per node;
+ * every field is under the node's lru_lock.  Sizes live in the node and zone counters
+ * (NR_INACTIVE_ANON ... and NR_ZONE_INACTIVE_ANON ...), kept together by update_lru_size().
+ */
+struct lruvec {
+	struct pfnlist lists[NR_LRU_LISTS]; /* head = most recently added, tail = reclaim end */
+	struct zone_reclaim_stat reclaim_stat;
+	_Atomic unsigned long inactive_age; /* the workingset clock */
+};
+
+/*
+ * A node's kswapd: the thread, its wait queue (mutex and condition), and the pending request
+ * that wakeups merge into (4.8: order and classzone both take the maximum, reset to 0).
+ */
+struct kswapd_state {
+	pthread_t thread;
+	bool started;
+	pthread_mutex_t lock; /* protects waiting, woken, stop */
+	pthread_cond_t wait;
+	bool waiting;         /* asleep or napping: waitqueue_active(&pgdat->kswapd_wait) */
+	bool woken;           /* a wakeup arrived since it last went to sleep */
+	_Atomic bool stop;    /* kthread_should_stop() */
+	_Atomic int order;          /* pgdat->kswapd_order */
+	_Atomic int classzone_idx;  /* pgdat->kswapd_classzone_idx */
+};
+
 /* struct pglist_data: one NUMA node. */
 struct pglist_data {
 	struct zone node_zones[MAX_NR_ZONES];
@@ -130,6 +177,11 @@ struct pglist_data {
 	struct page *pages; /* the descriptors, one per page of mem */
 	bool mem_bound;     /* mem is bound to the real node of the same id */
 	unsigned long totalreserve_pages; /* calculate_totalreserve_pages(), for dirty limits */
+
+	struct spinlock lru_lock __cacheline_aligned; /* protects lruvec and PG_lru/PG_active */
+	struct lruvec lruvec;
+
+	struct kswapd_state kswapd;
 
 	_Atomic long vm_stat[NR_VM_NODE_STAT_ITEMS] __cacheline_aligned;
 };

@@ -38,6 +38,7 @@ enum pageflags {
 	PG_unevictable,
 	PG_mlocked,
 	PG_buddy, /* free, heading a buddy block of page_order() (Linux keeps this in _mapcount) */
+	PG_young, /* accessed through its mapping since reclaim last looked: the PTE young bit */
 	NR_PAGEFLAGS
 };
 

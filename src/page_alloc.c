@@ -218,7 +218,7 @@ static bool should_reclaim_retry(struct nlru_engine *eng, unsigned int order,
 	if (no_progress_loops > MAX_RECLAIM_RETRIES)
 		return false;
 	for_next_zone_zonelist(zone, z, ac->high_zoneidx) {
-		long reclaimable = (long)zone_reclaimable_pages(zone);
+		long reclaimable = (long)zone_reclaimable_pages(eng, zone);
 		long available = reclaimable -
 				 (no_progress_loops * reclaimable + MAX_RECLAIM_RETRIES - 1) /
 					 MAX_RECLAIM_RETRIES +

@@ -9,6 +9,8 @@
 #include <hwloc.h>
 #include <numa.h>
 #include <numaif.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -239,4 +241,15 @@ int topo_bind_memory(const struct topo *topo, int nid, void *addr, size_t len)
 	if (mbind(addr, len, MPOL_BIND, mask, 8 * sizeof(mask), 0) < 0)
 		return -errno;
 	return 0;
+}
+
+int topo_bind_thread(const struct topo *topo, int nid)
+{
+	const struct topo_node *node = &topo->nodes[nid];
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	for (int i = 0; i < node->nr_cpus; i++)
+		CPU_SET(node->cpus[i], &set);
+	return -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }

@@ -38,6 +38,9 @@ bool topo_is_emulated(const struct topo *topo);
  */
 int topo_bind_memory(const struct topo *topo, int nid, void *addr, size_t len);
 
+/* Run the calling thread on node @nid's real CPUs (kswapd).  0 or -errno. */
+int topo_bind_thread(const struct topo *topo, int nid);
+
 /* Number of CPUs the machine may run (per-CPU arrays are sized by it). */
 int topo_possible_cpus(void);
 

@@ -1,43 +1,66 @@
 /*
- * vmscan.c - page reclaim.
+ * vmscan.c - page reclaim, Linux 4.8 node mode (mm/vmscan.c): get_scan_count's balance of
+ * anon against file, proportional scanning of the node's lists, isolation that skips pages
+ * of zones the request cannot use, the active list's aging, shrink_page_list's reference
+ * checks and swap-out, and direct reclaim's priority loop.
  *
- * So far only the seam the allocator calls: try_to_free_pages() counts the attempt and frees
- * nothing, because no page is on an LRU list yet.  scan_control, shrink_node and the rest come
- * with LRU reclaim.
+ * Locking: the node's lru_lock around isolation and putback only; the region table's read
+ * lock across a whole shrink_node() pass, so no region disappears while reclaim holds its
+ * pages isolated.  Pages are written out with no lock held (anon.c).
+ *
+ * Not yet: file pages and shrinkers (the page cache comes next); memcg; the
+ * throttle_direct_reclaim() pfmemalloc wait.  docs/design.md lists what differs.
  */
+#include <pthread.h>
+#include <string.h>
 #include <time.h>
 
+#include "anon.h"
+#include "lru.h"
+#include "page_alloc.h"
+#include "swap.h"
 #include "vmscan.h"
 #include "vmstat.h"
+#include "watermark.h"
+#include "zonelist.h"
 
 __thread unsigned int current_flags;
 
-unsigned long try_to_free_pages(struct nlru_engine *eng, struct zonelist *zonelist,
-				unsigned int order, unsigned int gfp, int high_zoneidx)
+enum scan_balance { SCAN_EQUAL, SCAN_FRACT, SCAN_ANON, SCAN_FILE };
+
+enum page_references { PAGEREF_RECLAIM, PAGEREF_RECLAIM_CLEAN, PAGEREF_KEEP, PAGEREF_ACTIVATE };
+
+/* Too many direct reclaimers isolating at once: how often to wait before going on anyway. */
+#define MAX_ISOLATED_WAITS 10
+
+unsigned long zone_reclaimable_pages(const struct nlru_engine *eng, const struct zone *zone)
 {
-	count_vm_event(eng, NLRU_DIRECT_RECLAIM);
-	return 0;
+	unsigned long nr = (unsigned long)(zone_page_state(zone, NLRU_NR_ZONE_INACTIVE_FILE) +
+					   zone_page_state(zone, NLRU_NR_ZONE_ACTIVE_FILE));
+
+	if (get_nr_swap_pages(eng) > 0)
+		nr += (unsigned long)(zone_page_state(zone, NLRU_NR_ZONE_INACTIVE_ANON) +
+				      zone_page_state(zone, NLRU_NR_ZONE_ACTIVE_ANON));
+	return nr;
 }
 
-unsigned long zone_reclaimable_pages(const struct zone *zone)
+unsigned long pgdat_reclaimable_pages(const struct nlru_engine *eng, const struct pglist_data *pgdat)
 {
-	/* No swap device exists yet, so anon pages do not count (4.8: only while swap has room). */
-	return (unsigned long)(zone_page_state(zone, NLRU_NR_ZONE_INACTIVE_FILE) +
-			       zone_page_state(zone, NLRU_NR_ZONE_ACTIVE_FILE));
+	unsigned long nr = (unsigned long)(node_page_state(pgdat, NLRU_NR_ACTIVE_FILE) +
+					   node_page_state(pgdat, NLRU_NR_INACTIVE_FILE) +
+					   node_page_state(pgdat, NLRU_NR_ISOLATED_FILE));
+
+	if (get_nr_swap_pages(eng) > 0)
+		nr += (unsigned long)(node_page_state(pgdat, NLRU_NR_ACTIVE_ANON) +
+				      node_page_state(pgdat, NLRU_NR_INACTIVE_ANON) +
+				      node_page_state(pgdat, NLRU_NR_ISOLATED_ANON));
+	return nr;
 }
 
-unsigned long pgdat_reclaimable_pages(const struct pglist_data *pgdat)
-{
-	/* No swap device exists yet, so anon pages do not count. */
-	return (unsigned long)(node_page_state(pgdat, NLRU_NR_ACTIVE_FILE) +
-			       node_page_state(pgdat, NLRU_NR_INACTIVE_FILE) +
-			       node_page_state(pgdat, NLRU_NR_ISOLATED_FILE));
-}
-
-bool pgdat_reclaimable(const struct pglist_data *pgdat)
+bool pgdat_reclaimable(const struct nlru_engine *eng, const struct pglist_data *pgdat)
 {
 	return (unsigned long)node_page_state(pgdat, NLRU_NR_PAGES_SCANNED) <
-	       pgdat_reclaimable_pages(pgdat) * 6;
+	       pgdat_reclaimable_pages(eng, pgdat) * 6;
 }
 
 void congestion_wait(struct nlru_engine *eng)
@@ -45,4 +68,601 @@ void congestion_wait(struct nlru_engine *eng)
 	struct timespec hz_10 = {.tv_sec = 0, .tv_nsec = 100 * 1000 * 1000};
 
 	nanosleep(&hz_10, NULL);
+}
+
+/* Reclaim events are kept per zone; node mode books them on the request's highest zone. */
+static void count_reclaim_event(struct nlru_engine *eng, enum nlru_vm_event_item item,
+				const struct scan_control *sc, unsigned long nr)
+{
+	count_zid_vm_events(eng, item, sc->reclaim_idx, nr);
+}
+
+/*
+ * inactive_list_is_low(): is the inactive list of a type smaller than the active one needs?
+ * 4.8 leaves out the pages of zones above reclaim_idx, which this request cannot use.
+ */
+static bool inactive_list_is_low(const struct nlru_engine *eng, const struct pglist_data *pgdat,
+				 bool file, const struct scan_control *sc)
+{
+	enum lru_list base = file ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON;
+	unsigned long inactive, active, gb, ratio;
+
+	if (!file && !total_swap_pages(eng))
+		return false;
+	inactive = lruvec_lru_size(pgdat, base);
+	active = lruvec_lru_size(pgdat, base + LRU_ACTIVE);
+	for (int zid = sc->reclaim_idx + 1; zid < MAX_NR_ZONES; zid++) {
+		if (!managed_zone(&pgdat->node_zones[zid]))
+			continue;
+		inactive -= MIN(inactive, zone_lru_size(pgdat, zid, base));
+		active -= MIN(active, zone_lru_size(pgdat, zid, base + LRU_ACTIVE));
+	}
+	gb = (inactive + active) >> (30 - PAGE_SHIFT);
+	ratio = gb ? int_sqrt(10 * gb) : 1;
+	return inactive * ratio < active;
+}
+
+/* __isolate_lru_page(): may reclaim take this page?  Takes a reference if so. */
+static bool isolate_one(struct page *page, bool clean_only)
+{
+	int ref;
+
+	if (!page_test(page, PG_lru) || page_test(page, PG_unevictable))
+		return false;
+	if (clean_only && (page_test(page, PG_writeback) || page_test(page, PG_dirty)))
+		return false;
+	ref = __atomic_load_n(&page->refcount, __ATOMIC_ACQUIRE);
+	do {
+		if (ref == 0)
+			return false;
+	} while (!__atomic_compare_exchange_n(&page->refcount, &ref, ref + 1, false,
+					      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+	page_clear(page, PG_lru);
+	return true;
+}
+
+/*
+ * isolate_lru_pages(): take up to @nr_to_scan pages from the tail of @lru onto @dst.  Pages
+ * of zones above reclaim_idx are skipped (pgskip_<zone>), put back at the head, and count a
+ * quarter each towards *nr_scanned (all of them if the list ran out) so that a node full of
+ * ineligible pages still looks scanned.  lru_lock held.
+ */
+static unsigned long isolate_lru_pages(struct nlru_engine *eng, struct pglist_data *pgdat,
+				       unsigned long nr_to_scan, struct pfnlist *dst,
+				       unsigned long *nr_scanned, const struct scan_control *sc,
+				       enum lru_list lru)
+{
+	struct pfnlist *src = &pgdat->lruvec.lists[lru], skipped;
+	unsigned long scan = 0, taken = 0, nr_skipped[MAX_NR_ZONES] = {0}, total_skipped = 0;
+	long nr_zone_taken[MAX_NR_ZONES] = {0};
+	struct page *pages = pgdat->pages;
+
+	pfnlist_init(&skipped);
+	while (scan < nr_to_scan && taken < nr_to_scan && !pfnlist_empty(src)) {
+		uint32_t pfn = pfnlist_pop_tail(src, pages);
+		int zid = (int)page_zonenum(&pages[pfn]);
+
+		if (zid > sc->reclaim_idx) {
+			pfnlist_add(&skipped, pages, pfn);
+			nr_skipped[zid]++;
+			continue;
+		}
+		scan++;
+		if (isolate_one(&pages[pfn], !sc->may_writepage)) {
+			pfnlist_add(dst, pages, pfn);
+			nr_zone_taken[zid]++;
+			taken++;
+		} else {
+			pfnlist_add(src, pages, pfn); /* busy: to the head, as -EBUSY does */
+		}
+	}
+	for (int zid = 0; zid < MAX_NR_ZONES; zid++) {
+		if (nr_skipped[zid])
+			count_zid_vm_events(eng, NLRU_PGSCAN_SKIP, zid, nr_skipped[zid]);
+		total_skipped += nr_skipped[zid];
+		if (nr_zone_taken[zid])
+			update_lru_size(pgdat, lru, zid, -nr_zone_taken[zid]);
+	}
+	if (total_skipped) {
+		scan += pfnlist_empty(src) ? total_skipped : total_skipped >> 2;
+		for (uint32_t pfn; (pfn = pfnlist_pop_tail(&skipped, pages)) != PFN_NIL;)
+			pfnlist_add(src, pages, pfn);
+		/* The skipped pages never left the list as far as its size counters are concerned. */
+	}
+	*nr_scanned = scan;
+	return taken;
+}
+
+/* Drop reclaim's isolation reference. */
+static void put_isolated(struct page *page)
+{
+	__atomic_sub_fetch(&page->refcount, 1, __ATOMIC_ACQ_REL);
+}
+
+/*
+ * page_check_references(): the PTE young bits (PG_young here) and PG_referenced decide.
+ * Mapped anon pages used since the last look are activated; file pages come with the cache.
+ */
+static enum page_references page_check_references(struct page *page)
+{
+	int referenced_ptes = anon_page_referenced(page);
+	bool referenced_page = page_test_clear(page, PG_referenced);
+
+	if (referenced_ptes) {
+		if (page_test(page, PG_swapbacked))
+			return PAGEREF_ACTIVATE;
+		page_set(page, PG_referenced);
+		if (referenced_page || referenced_ptes > 1)
+			return PAGEREF_ACTIVATE;
+		return PAGEREF_KEEP;
+	}
+	if (referenced_page && !page_test(page, PG_swapbacked))
+		return PAGEREF_RECLAIM_CLEAN;
+	return PAGEREF_RECLAIM;
+}
+
+/* What shrink_page_list() does with an anon page it may reclaim. */
+static enum page_references try_anon_pageout(struct nlru_engine *eng, struct page *page,
+					     const struct scan_control *sc)
+{
+	if (!sc->may_swap || !(sc->gfp_mask & NLRU_GFP_IO) || get_nr_swap_pages(eng) <= 0) {
+		count_vm_event(eng, NLRU_SWAP_FULL);
+		return PAGEREF_ACTIVATE; /* add_to_swap() failed: activate_locked */
+	}
+	switch (anon_pageout(eng, page)) {
+	case ANON_SWAPPED:
+		return PAGEREF_RECLAIM;
+	case ANON_ACTIVATE:
+		return PAGEREF_ACTIVATE;
+	default:
+		return PAGEREF_KEEP;
+	}
+}
+
+/*
+ * shrink_page_list(): decide each isolated page's fate.  Freed pages go to @free (their
+ * refcount already 0), the rest stay on @list for putback.  Returns pages reclaimed.
+ */
+static unsigned long shrink_page_list(struct nlru_engine *eng, struct pglist_data *pgdat,
+				      struct pfnlist *list, struct pfnlist *free,
+				      struct scan_control *sc)
+{
+	struct page *pages = pgdat->pages;
+	struct pfnlist keep;
+	unsigned long reclaimed = 0, activated = 0;
+	uint32_t pfn;
+
+	pfnlist_init(&keep);
+	while ((pfn = pfnlist_pop_tail(list, pages)) != PFN_NIL) {
+		struct page *page = &pages[pfn];
+		enum page_references ref;
+
+		sc->nr_scanned++;
+		/* A mapped page costs an unmap too: it weighs double for the slab shrinkers. */
+		if (page->mapping)
+			sc->nr_scanned++;
+		if (page_test(page, PG_writeback)) {
+			page_set(page, PG_reclaim);
+			ref = PAGEREF_KEEP;
+		} else {
+			ref = page_check_references(page);
+		}
+		if ((ref == PAGEREF_RECLAIM || ref == PAGEREF_RECLAIM_CLEAN) &&
+		    page_test(page, PG_swapbacked))
+			ref = try_anon_pageout(eng, page, sc);
+		else if (ref == PAGEREF_RECLAIM || ref == PAGEREF_RECLAIM_CLEAN)
+			ref = PAGEREF_KEEP; /* file pages: the page cache is not built yet */
+		if (ref == PAGEREF_RECLAIM) {
+			pfnlist_add(free, pages, pfn);
+			reclaimed++;
+			continue;
+		}
+		if (ref == PAGEREF_ACTIVATE && !page_test(page, PG_active)) {
+			page_set(page, PG_active);
+			activated++;
+		}
+		pfnlist_add(&keep, pages, pfn);
+	}
+	*list = keep;
+	count_vm_events(eng, NLRU_PGACTIVATE, activated);
+	return reclaimed;
+}
+
+/* putback_inactive_pages(): kept pages back onto the list their flags name.  lru_lock held. */
+static void putback_inactive_pages(struct pglist_data *pgdat, struct pfnlist *list)
+{
+	struct zone_reclaim_stat *stat = &pgdat->lruvec.reclaim_stat;
+	uint32_t pfn;
+
+	while ((pfn = pfnlist_pop_tail(list, pgdat->pages)) != PFN_NIL) {
+		struct page *page = &pgdat->pages[pfn];
+		enum lru_list lru = page_lru(page);
+
+		page_set(page, PG_lru);
+		__add_page_to_lru_list(pgdat, page, lru);
+		if (is_active_lru(lru))
+			stat->recent_rotated[is_file_lru(lru)]++;
+		put_isolated(page);
+	}
+}
+
+static void free_page_list(struct nlru_engine *eng, struct pglist_data *pgdat,
+			   struct pfnlist *list)
+{
+	uint32_t pfn;
+
+	while ((pfn = pfnlist_pop(list, pgdat->pages)) != PFN_NIL)
+		free_pages_trusted(eng, &pgdat->pages[pfn], 0);
+}
+
+/* inactive_reclaimable_pages(): does some eligible zone have a batch worth scanning? */
+static bool inactive_reclaimable_pages(const struct pglist_data *pgdat,
+				       const struct scan_control *sc, enum lru_list lru)
+{
+	for (int zid = 0; zid <= sc->reclaim_idx; zid++)
+		if (managed_zone(&pgdat->node_zones[zid]) &&
+		    zone_lru_size(pgdat, zid, lru) >= SWAP_CLUSTER_MAX)
+			return true;
+	return false;
+}
+
+/* too_many_isolated(): direct reclaimers must not isolate more than the list holds. */
+static bool too_many_isolated(const struct pglist_data *pgdat, bool file,
+			      const struct scan_control *sc)
+{
+	long inactive, isolated;
+
+	if (current_is_kswapd())
+		return false;
+	inactive = node_page_state(pgdat, file ? NLRU_NR_INACTIVE_FILE : NLRU_NR_INACTIVE_ANON);
+	isolated = node_page_state(pgdat, file ? NLRU_NR_ISOLATED_FILE : NLRU_NR_ISOLATED_ANON);
+	if ((sc->gfp_mask & (NLRU_GFP_IO | NLRU_GFP_FS)) == (NLRU_GFP_IO | NLRU_GFP_FS))
+		inactive >>= 3;
+	return isolated > inactive;
+}
+
+static unsigned long shrink_inactive_list(struct nlru_engine *eng, unsigned long nr_to_scan,
+					  struct pglist_data *pgdat, struct scan_control *sc,
+					  enum lru_list lru)
+{
+	bool file = is_file_lru(lru);
+	enum nlru_node_stat_item isolated = file ? NLRU_NR_ISOLATED_FILE : NLRU_NR_ISOLATED_ANON;
+	unsigned long taken, scanned, reclaimed;
+	struct pfnlist list, free;
+
+	if (!inactive_reclaimable_pages(pgdat, sc, lru))
+		return 0;
+	/* Linux waits until the others are done; bounded here so nothing waits forever. */
+	for (int wait = 0; wait < MAX_ISOLATED_WAITS && too_many_isolated(pgdat, file, sc); wait++)
+		congestion_wait(eng);
+	pfnlist_init(&list);
+	pfnlist_init(&free);
+	spin_lock(&pgdat->lru_lock);
+	taken = isolate_lru_pages(eng, pgdat, nr_to_scan, &list, &scanned, sc, lru);
+	mod_node_page_state(pgdat, isolated, (long)taken);
+	pgdat->lruvec.reclaim_stat.recent_scanned[file] += taken;
+	mod_node_page_state(pgdat, NLRU_NR_PAGES_SCANNED, (long)scanned);
+	count_reclaim_event(eng, current_is_kswapd() ? NLRU_PGSCAN_KSWAPD : NLRU_PGSCAN_DIRECT, sc,
+			    scanned);
+	spin_unlock(&pgdat->lru_lock);
+	if (!taken)
+		return 0;
+
+	reclaimed = shrink_page_list(eng, pgdat, &list, &free, sc);
+
+	spin_lock(&pgdat->lru_lock);
+	count_reclaim_event(eng, current_is_kswapd() ? NLRU_PGSTEAL_KSWAPD : NLRU_PGSTEAL_DIRECT,
+			    sc, reclaimed);
+	putback_inactive_pages(pgdat, &list);
+	mod_node_page_state(pgdat, isolated, -(long)taken);
+	spin_unlock(&pgdat->lru_lock);
+	free_page_list(eng, pgdat, &free);
+	return reclaimed;
+}
+
+/* Move isolated pages to the head of @lru; returns how many.  lru_lock held. */
+static unsigned long move_pages_to_lru(struct pglist_data *pgdat, struct pfnlist *list,
+				       enum lru_list lru)
+{
+	unsigned long moved = 0;
+	uint32_t pfn;
+
+	while ((pfn = pfnlist_pop_tail(list, pgdat->pages)) != PFN_NIL) {
+		struct page *page = &pgdat->pages[pfn];
+
+		page_set(page, PG_lru);
+		__add_page_to_lru_list(pgdat, page, lru);
+		put_isolated(page);
+		moved++;
+	}
+	return moved;
+}
+
+/*
+ * shrink_active_list(): age the active list.  Every page scanned is deactivated; the young
+ * ones are only counted as rotated (4.8 keeps nothing active but executable file pages).
+ */
+static void shrink_active_list(struct nlru_engine *eng, unsigned long nr_to_scan,
+			       struct pglist_data *pgdat, struct scan_control *sc,
+			       enum lru_list lru)
+{
+	bool file = is_file_lru(lru);
+	enum nlru_node_stat_item isolated = file ? NLRU_NR_ISOLATED_FILE : NLRU_NR_ISOLATED_ANON;
+	unsigned long taken, scanned, rotated = 0, moved;
+	struct pfnlist hold, inactive;
+	uint32_t pfn;
+
+	pfnlist_init(&hold);
+	pfnlist_init(&inactive);
+	spin_lock(&pgdat->lru_lock);
+	taken = isolate_lru_pages(eng, pgdat, nr_to_scan, &hold, &scanned, sc, lru);
+	mod_node_page_state(pgdat, isolated, (long)taken);
+	pgdat->lruvec.reclaim_stat.recent_scanned[file] += taken;
+	mod_node_page_state(pgdat, NLRU_NR_PAGES_SCANNED, (long)scanned);
+	count_reclaim_event(eng, NLRU_PGREFILL, sc, scanned);
+	spin_unlock(&pgdat->lru_lock);
+
+	while ((pfn = pfnlist_pop_tail(&hold, pgdat->pages)) != PFN_NIL) {
+		struct page *page = &pgdat->pages[pfn];
+
+		if (anon_page_referenced(page))
+			rotated++;
+		page_clear(page, PG_active);
+		pfnlist_add(&inactive, pgdat->pages, pfn);
+	}
+
+	spin_lock(&pgdat->lru_lock);
+	pgdat->lruvec.reclaim_stat.recent_rotated[file] += rotated;
+	moved = move_pages_to_lru(pgdat, &inactive, lru - LRU_ACTIVE);
+	mod_node_page_state(pgdat, isolated, -(long)taken);
+	spin_unlock(&pgdat->lru_lock);
+	count_vm_events(eng, NLRU_PGDEACTIVATE, moved);
+}
+
+/* shrink_list(): an active list is aged only when its inactive list has run low. */
+static unsigned long shrink_list(struct nlru_engine *eng, enum lru_list lru,
+				 unsigned long nr_to_scan, struct pglist_data *pgdat,
+				 struct scan_control *sc)
+{
+	if (is_active_lru(lru)) {
+		if (inactive_list_is_low(eng, pgdat, is_file_lru(lru), sc))
+			shrink_active_list(eng, nr_to_scan, pgdat, sc, lru);
+		return 0;
+	}
+	return shrink_inactive_list(eng, nr_to_scan, pgdat, sc, lru);
+}
+
+/* The SCAN_FRACT weights: swappiness, tilted by how often each type's pages came back. */
+static void scan_fractions(struct nlru_engine *eng, struct pglist_data *pgdat,
+			   unsigned long fraction[2], unsigned long *denominator)
+{
+	struct zone_reclaim_stat *stat = &pgdat->lruvec.reclaim_stat;
+	unsigned long anon_prio = (unsigned long)eng->cfg.swappiness;
+	unsigned long file_prio = 200 - anon_prio;
+	unsigned long anon = lruvec_lru_size(pgdat, LRU_ACTIVE_ANON) +
+			     lruvec_lru_size(pgdat, LRU_INACTIVE_ANON);
+	unsigned long file = lruvec_lru_size(pgdat, LRU_ACTIVE_FILE) +
+			     lruvec_lru_size(pgdat, LRU_INACTIVE_FILE);
+
+	spin_lock(&pgdat->lru_lock);
+	/* Decay the history so that it follows the current workload. */
+	if (stat->recent_scanned[0] > anon / 4) {
+		stat->recent_scanned[0] /= 2;
+		stat->recent_rotated[0] /= 2;
+	}
+	if (stat->recent_scanned[1] > file / 4) {
+		stat->recent_scanned[1] /= 2;
+		stat->recent_rotated[1] /= 2;
+	}
+	fraction[0] = anon_prio * (stat->recent_scanned[0] + 1) / (stat->recent_rotated[0] + 1);
+	fraction[1] = file_prio * (stat->recent_scanned[1] + 1) / (stat->recent_rotated[1] + 1);
+	spin_unlock(&pgdat->lru_lock);
+	*denominator = fraction[0] + fraction[1] + 1;
+}
+
+static enum scan_balance scan_balance(struct nlru_engine *eng, struct pglist_data *pgdat,
+				      const struct scan_control *sc)
+{
+	unsigned long file, free = 0, high = 0;
+
+	if (!sc->may_swap || get_nr_swap_pages(eng) <= 0)
+		return SCAN_FILE;
+	if (sc->priority == 0 && eng->cfg.swappiness)
+		return SCAN_EQUAL;
+	/* The "cache trap": too little file cache left to reach the high watermarks. */
+	file = lruvec_lru_size(pgdat, LRU_ACTIVE_FILE) + lruvec_lru_size(pgdat, LRU_INACTIVE_FILE);
+	for (int zid = 0; zid < MAX_NR_ZONES; zid++) {
+		const struct zone *zone = &pgdat->node_zones[zid];
+
+		free += (unsigned long)zone_page_state(zone, NLRU_NR_FREE_PAGES);
+		if (managed_zone(zone))
+			high += high_wmark_pages(zone);
+	}
+	if (file + free <= high)
+		return SCAN_ANON;
+	if (!inactive_list_is_low(eng, pgdat, true, sc) &&
+	    lruvec_lru_size(pgdat, LRU_INACTIVE_FILE) >> sc->priority)
+		return SCAN_FILE;
+	return SCAN_FRACT;
+}
+
+/*
+ * get_scan_count(): how many pages of each list to scan at this priority.  4.8 sizes the
+ * lists over the whole node, not only the eligible zones.  Returns the pages of the types
+ * chosen (the slab shrinkers' denominator).
+ */
+static unsigned long get_scan_count(struct nlru_engine *eng, struct pglist_data *pgdat,
+				    const struct scan_control *sc, unsigned long nr[NR_LRU_LISTS])
+{
+	bool force_scan = current_is_kswapd() && !pgdat_reclaimable(eng, pgdat);
+	enum scan_balance balance = scan_balance(eng, pgdat, sc);
+	unsigned long fraction[2] = {1, 1}, denominator = 1, lru_pages = 0;
+	bool some_scanned = false;
+
+	if (balance == SCAN_FRACT)
+		scan_fractions(eng, pgdat, fraction, &denominator);
+	/* A second pass forces a little scanning when rounding left everything at zero. */
+	for (int pass = 0; !some_scanned && pass < 2; pass++) {
+		lru_pages = 0;
+		for (int lru = 0; lru < LRU_UNEVICTABLE; lru++) {
+			int file = is_file_lru(lru);
+			unsigned long size = lruvec_lru_size(pgdat, lru);
+			unsigned long scan = size >> sc->priority;
+
+			if (!scan && pass && force_scan)
+				scan = MIN(size, SWAP_CLUSTER_MAX);
+			if (balance == SCAN_FRACT)
+				scan = scan * fraction[file] / denominator;
+			else if ((balance == SCAN_FILE && !file) || (balance == SCAN_ANON && file))
+				size = scan = 0;
+			nr[lru] = scan;
+			lru_pages += size;
+			some_scanned |= scan != 0;
+		}
+	}
+	return lru_pages;
+}
+
+/*
+ * Once enough is reclaimed, stop the smaller of anon and file and scale the other down so
+ * the whole pass keeps the proportion get_scan_count() asked for.
+ */
+static void scale_remaining(unsigned long nr[NR_LRU_LISTS],
+			    const unsigned long targets[NR_LRU_LISTS])
+{
+	unsigned long nr_file = nr[LRU_INACTIVE_FILE] + nr[LRU_ACTIVE_FILE];
+	unsigned long nr_anon = nr[LRU_INACTIVE_ANON] + nr[LRU_ACTIVE_ANON];
+	enum lru_list small, big;
+	unsigned long percentage;
+
+	if (nr_file > nr_anon) {
+		small = LRU_INACTIVE_ANON;
+		percentage = nr_anon * 100 / (targets[LRU_INACTIVE_ANON] + targets[LRU_ACTIVE_ANON] + 1);
+	} else {
+		small = LRU_INACTIVE_FILE;
+		percentage = nr_file * 100 / (targets[LRU_INACTIVE_FILE] + targets[LRU_ACTIVE_FILE] + 1);
+	}
+	big = small == LRU_INACTIVE_ANON ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON;
+	nr[small] = nr[small + LRU_ACTIVE] = 0;
+	for (enum lru_list l = big; l <= big + LRU_ACTIVE; l++) {
+		unsigned long done = targets[l] - nr[l];
+		unsigned long want = targets[l] * (100 - percentage) / 100;
+
+		nr[l] = want > done ? want - done : 0;
+	}
+}
+
+/* shrink_node_memcg(): scan the node's lists in proportion, SWAP_CLUSTER_MAX at a time. */
+static unsigned long shrink_lruvec(struct nlru_engine *eng, struct pglist_data *pgdat,
+				   struct scan_control *sc)
+{
+	unsigned long nr[NR_LRU_LISTS] = {0}, targets[NR_LRU_LISTS];
+	unsigned long reclaimed = 0, lru_pages;
+	/* Direct reclaim at the first priority scans all it planned: a cheap, fair start. */
+	bool scan_adjusted = !current_is_kswapd() && sc->priority == DEF_PRIORITY;
+
+	lru_pages = get_scan_count(eng, pgdat, sc, nr);
+	memcpy(targets, nr, sizeof(targets));
+	while (nr[LRU_INACTIVE_ANON] || nr[LRU_ACTIVE_FILE] || nr[LRU_INACTIVE_FILE]) {
+		for (int lru = 0; lru < LRU_UNEVICTABLE; lru++) {
+			unsigned long chunk = MIN(nr[lru], SWAP_CLUSTER_MAX);
+
+			if (!chunk)
+				continue;
+			nr[lru] -= chunk;
+			reclaimed += shrink_list(eng, (enum lru_list)lru, chunk, pgdat, sc);
+		}
+		if (reclaimed < sc->nr_to_reclaim || scan_adjusted)
+			continue;
+		if (!(nr[LRU_INACTIVE_FILE] + nr[LRU_ACTIVE_FILE]) ||
+		    !(nr[LRU_INACTIVE_ANON] + nr[LRU_ACTIVE_ANON]))
+			break;
+		scale_remaining(nr, targets);
+		scan_adjusted = true;
+	}
+	sc->nr_reclaimed += reclaimed;
+	/* Always age the anon list a little, so there is something to reclaim next time. */
+	if (inactive_list_is_low(eng, pgdat, false, sc))
+		shrink_active_list(eng, SWAP_CLUSTER_MAX, pgdat, sc, LRU_ACTIVE_ANON);
+	return lru_pages;
+}
+
+bool shrink_node(struct nlru_engine *eng, struct pglist_data *pgdat, struct scan_control *sc)
+{
+	unsigned long reclaimed = sc->nr_reclaimed, scanned = sc->nr_scanned;
+
+	pthread_rwlock_rdlock(&eng->regions.lock);
+	shrink_lruvec(eng, pgdat, sc);
+	pthread_rwlock_unlock(&eng->regions.lock);
+	/*
+	 * should_continue_reclaim() only loops for compaction, which the engine does not model;
+	 * the shrinkers (shrink_slab) arrive with the page cache.
+	 */
+	return sc->nr_reclaimed - reclaimed || sc->nr_scanned - scanned;
+}
+
+void age_active_anon(struct nlru_engine *eng, struct pglist_data *pgdat, struct scan_control *sc)
+{
+	if (!total_swap_pages(eng) || !inactive_list_is_low(eng, pgdat, false, sc))
+		return;
+	pthread_rwlock_rdlock(&eng->regions.lock);
+	shrink_active_list(eng, SWAP_CLUSTER_MAX, pgdat, sc, LRU_ACTIVE_ANON);
+	pthread_rwlock_unlock(&eng->regions.lock);
+}
+
+/* shrink_zones(), 4.8: each node of the zonelist once per priority, eligible zones only. */
+static void shrink_zones(struct nlru_engine *eng, struct zonelist *zonelist,
+			 struct scan_control *sc)
+{
+	struct zoneref *z = zonelist->_zonerefs;
+	struct pglist_data *last_pgdat = NULL;
+	struct zone *zone;
+
+	for_next_zone_zonelist(zone, z, sc->reclaim_idx) {
+		/* An unreclaimable node is kswapd's to poll, not ours to rescan. */
+		if (sc->priority != DEF_PRIORITY && !pgdat_reclaimable(eng, zone->zone_pgdat))
+			continue;
+		if (zone->zone_pgdat == last_pgdat)
+			continue;
+		last_pgdat = zone->zone_pgdat;
+		shrink_node(eng, zone->zone_pgdat, sc);
+	}
+}
+
+/* do_try_to_free_pages(): priorities 12 down to 0 until enough is reclaimed. */
+static unsigned long do_try_to_free_pages(struct nlru_engine *eng, struct zonelist *zonelist,
+					  struct scan_control *sc)
+{
+	unsigned long total_scanned = 0;
+
+	count_zid_vm_events(eng, NLRU_ALLOCSTALL, sc->reclaim_idx, 1);
+	do {
+		sc->nr_scanned = 0;
+		shrink_zones(eng, zonelist, sc);
+		total_scanned += sc->nr_scanned;
+		if (sc->nr_reclaimed >= sc->nr_to_reclaim)
+			break;
+		/* Scanning a lot without reclaiming: let reclaim write pages after all. */
+		if (sc->priority < DEF_PRIORITY - 2 || total_scanned > sc->nr_to_reclaim * 3 / 2)
+			sc->may_writepage = 1;
+	} while (--sc->priority >= 0);
+	return sc->nr_reclaimed;
+}
+
+unsigned long try_to_free_pages(struct nlru_engine *eng, struct zonelist *zonelist,
+				unsigned int order, unsigned int gfp, int high_zoneidx)
+{
+	struct scan_control sc = {
+		.nr_to_reclaim = SWAP_CLUSTER_MAX,
+		.gfp_mask = gfp,
+		.order = (int)order,
+		.reclaim_idx = high_zoneidx,
+		.priority = DEF_PRIORITY,
+		.may_writepage = 1,
+		.may_unmap = 1,
+		.may_swap = 1,
+	};
+
+	count_vm_event(eng, NLRU_DIRECT_RECLAIM);
+	return do_try_to_free_pages(eng, zonelist, &sc);
 }

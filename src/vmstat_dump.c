@@ -150,7 +150,7 @@ static void dump_zone_tail(const struct nlru_engine *eng, const struct zone *zon
 	}
 	fprintf(out, "\n  node_unreclaimable:  %u\n  start_pfn:           %lu"
 		     "\n  node_inactive_ratio: %u\n",
-		!pgdat_reclaimable(pgdat),
+		!pgdat_reclaimable(eng, pgdat),
 		(unsigned long)(pgdat->node_start_pfn + zone->zone_start_pfn), 0u);
 }
 

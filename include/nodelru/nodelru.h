@@ -108,6 +108,12 @@ struct nlru_config {
 	void *log_arg;
 	nlru_clock_fn clock; /* NULL: CLOCK_MONOTONIC */
 	void *clock_arg;
+	/*
+	 * The swap file: NULL for a private file in $TMPDIR (or /tmp), removed as soon as it is
+	 * open; otherwise this path, created if needed and left in place.  Environment default:
+	 * NLRU_SWAP_PATH.
+	 */
+	const char *swap_path;
 	/* The tunables of tunables.h, one long each. */
 #define NLRU_X_(name, def, min, max, help) long name;
 	NLRU_TUNABLES(NLRU_X_)
@@ -124,8 +130,8 @@ NLRU_API int nlru_config_init(struct nlru_config *cfg);
 
 /*
  * nlru_config_set - set the tunable called @name (see tunables.h) from the text @value, as the
- * tools' --set name=value does.  "topology" is accepted too and keeps the @value pointer,
- * which must stay valid until nlru_engine_create() returns.  Returns 0; -ENOENT for an unknown
+ * tools' --set name=value does.  "topology" and "swap_path" are accepted too and keep the
+ * @value pointer, which must stay valid until nlru_engine_create() returns.  Returns 0; -ENOENT for an unknown
  * name (with a message through cfg->log); -EINVAL for a value that does not parse or is out
  * of range.
  */
@@ -187,6 +193,59 @@ NLRU_API int nlru_free_pages(struct nlru_engine *eng, void *addr, unsigned int o
 
 /* nlru_drain_pages - return every per-CPU list's pages to the buddy allocator (drain_all_pages). */
 NLRU_API int nlru_drain_pages(struct nlru_engine *eng);
+
+/*
+ * Anonymous regions: the engine's vma and page table.  A region is a range of virtual pages
+ * of one owner; each page is resident in engine memory, swapped out to the swap file, or not
+ * yet touched.  Pin a page to use its memory; the engine reclaims unpinned pages under
+ * pressure (swapping them out) and brings them back, intact, on the next pin.
+ */
+struct nlru_region;
+
+#define NLRU_PIN_WRITE (1u << 0) /* the caller will write: the page is dirty */
+
+/*
+ * nlru_region_create - a region of @pages pages whose memory comes preferably from node @nid
+ * (NLRU_NUMA_NO_NODE: the node of the CPU that first touches each page).  No memory is used
+ * until pages are pinned.  -EINVAL for 0 pages or a bad node, -ENOMEM.
+ */
+NLRU_API int nlru_region_create(struct nlru_engine *eng, size_t pages, int nid,
+				struct nlru_region **out);
+
+/*
+ * nlru_region_destroy - free every page and swap slot of the region.  -EBUSY, with nothing
+ * freed, while any page is pinned.  May wait for a reclaim pass in progress to finish.
+ */
+NLRU_API int nlru_region_destroy(struct nlru_region *region);
+
+/*
+ * nlru_region_pin - make page @index resident and return its address; it stays resident and
+ * at that address until the matching nlru_region_unpin().  Faults it in as needed: zero-filled
+ * on first touch (pgfault), read back from swap otherwise (pgmajfault).  Counts as an access.
+ * May reclaim in the calling thread.  Returns 0; -EINVAL for a bad index or flags; -ENOMEM
+ * when no page can be found; -EIO when reading the swap file failed (the data stays in swap
+ * and a later pin retries).
+ */
+NLRU_API int nlru_region_pin(struct nlru_region *region, size_t index, unsigned int flags,
+			     void **addr);
+
+/* Drop one pin of page @index.  -EINVAL if the page is not pinned. */
+NLRU_API int nlru_region_unpin(struct nlru_region *region, size_t index);
+
+/*
+ * The page was used (a young PTE bit, for reclaim's reference checks) or written (dirty).
+ * -ENOENT when the page is not resident, -EINVAL for a bad index.
+ */
+NLRU_API int nlru_region_mark_accessed(struct nlru_region *region, size_t index);
+NLRU_API int nlru_region_mark_dirty(struct nlru_region *region, size_t index);
+
+/*
+ * nlru_kswapd_run - run one kswapd balance pass (balance_pgdat) for node @nid in the calling
+ * thread, for the request wakeups left pending (or order 0 up to the node's highest zone).
+ * With the kswapd tunable at 0 this is the only background reclaim, which makes tests and
+ * simulations deterministic.  -EINVAL for a bad node.
+ */
+NLRU_API int nlru_kswapd_run(struct nlru_engine *eng, int nid);
 
 /* Geometry and watermarks of one zone, as /proc/zoneinfo shows them. */
 struct nlru_zone_info {

@@ -21,6 +21,10 @@
 	X(percpu_pagelist_fraction, 0, 0, 1L << 20, "vm.percpu_pagelist_fraction: 0, or 8 and up (pcp high = managed/fraction)") \
 	X(prefault, 0, 0, 1, "touch every page at creation so first use does not fault")          \
 	X(dirty_ratio, 20, 0, 100, "vm.dirty_ratio: dirty pages a writer may leave, percent of dirtyable memory") \
-	X(dirty_background_ratio, 10, 0, 100, "vm.dirty_background_ratio: background writeback starts here, percent")
+	X(dirty_background_ratio, 10, 0, 100, "vm.dirty_background_ratio: background writeback starts here, percent") \
+	X(swap_mib, -1, -1, 1L << 24, "swap file size, MiB; -1: twice the engine's memory, 0: no swap") \
+	X(swappiness, 60, 0, 100, "vm.swappiness: reclaim's preference for anon (high) or file (low) pages") \
+	X(kswapd, 1, 0, 1, "run a kswapd thread per node; 0 leaves balancing to kswapd_run_once() and direct reclaim") \
+	X(kswapd_nap_ms, 100, 1, 10000, "kswapd's short nap before a full sleep (HZ/10 in Linux), ms")
 
 #endif /* NODELRU_TUNABLES_H */

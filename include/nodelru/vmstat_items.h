@@ -116,6 +116,8 @@
 	GLOBAL(ALLOC_FAIL, "nlru_alloc_fail", "allocations that failed with -ENOMEM")         \
 	GLOBAL(BAD_FREE, "nlru_bad_free", "frees refused: double, foreign or wrong order")    \
 	GLOBAL(PCP_DRAIN, "nlru_pcp_drain", "per-CPU list drains")                            \
-	GLOBAL(MEMBIND_FALLBACK, "nlru_membind_fallback", "node mappings left unbound because binding was refused")
+	GLOBAL(MEMBIND_FALLBACK, "nlru_membind_fallback", "node mappings left unbound because binding was refused") \
+	GLOBAL(SWAP_WRITE_FAIL, "nlru_swap_write_fail", "swap-outs whose write failed; the page stayed resident") \
+	GLOBAL(SWAP_FULL, "nlru_swap_full", "anon pages kept because swap had no free slot")
 
 #endif /* NODELRU_VMSTAT_ITEMS_H */

@@ -1,0 +1,421 @@
+/*
+ * anon.c - anonymous regions: the slot table (resident page, swap slot, or nothing), faults,
+ * pins, and the unmap-and-swap-out step of reclaim.
+ *
+ * Locking: region->lock (a spinlock) protects the slots and the pin counts (page->private).
+ * It is never held across an allocation or an I/O: a fault allocates first and installs
+ * after, and swap-out writes with the page marked PG_writeback, which makes a pin of that
+ * page wait, exactly as a write fault waits for writeback in Linux.  Reclaim only trylocks a
+ * region (like trylock_page), so it never waits on a faulting owner.  The region table's
+ * rwlock keeps a region alive while reclaim holds its pages isolated.
+ *
+ * Not modelled: a swap cache.  A page read back from swap gives its slot up at once and is
+ * dirty, so reclaiming it again writes it again (Linux keeps the copy while swap is not
+ * tight).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "anon.h"
+#include "lru.h"
+#include "page_alloc.h"
+#include "swap.h"
+#include "vmstat.h"
+
+/* A slot: 0 none; tag 1: a resident page (node, pfn); tag 2: a swap slot. */
+#define SLOT_TAG_MASK 3ull
+#define SLOT_PAGE 1ull
+#define SLOT_SWAP 2ull
+
+struct nlru_region {
+	struct nlru_engine *eng;
+	uint32_t id;      /* page->mapping of its pages */
+	int nid;          /* preferred node */
+	size_t nr_pages;
+	struct spinlock lock; /* protects slots, pinned, and page->private of its pages */
+	long pinned;          /* pins outstanding over all pages */
+	uint64_t *slots;
+};
+
+static uint64_t make_page_slot(const struct page *page, uint32_t pfn)
+{
+	return ((uint64_t)pfn << 8) | ((uint64_t)page_to_nid(page) << 2) | SLOT_PAGE;
+}
+
+static struct page *slot_page(const struct nlru_engine *eng, uint64_t v)
+{
+	return &NODE_DATA(eng, (int)((v >> 2) & 0x3f))->pages[v >> 8];
+}
+
+static void *slot_address(const struct nlru_engine *eng, uint64_t v)
+{
+	return page_address(NODE_DATA(eng, (int)((v >> 2) & 0x3f)), (uint32_t)(v >> 8));
+}
+
+int region_table_init(struct region_table *table)
+{
+	pthread_rwlockattr_t attr;
+	int r;
+
+	memset(table, 0, sizeof(*table));
+	/* Writers first: a destroy must not starve behind back-to-back reclaim passes. */
+	pthread_rwlockattr_init(&attr);
+	pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	r = pthread_rwlock_init(&table->lock, &attr);
+	pthread_rwlockattr_destroy(&attr);
+	return -r;
+}
+
+void region_table_destroy(struct region_table *table)
+{
+	pthread_rwlock_destroy(&table->lock);
+	free(table->regions);
+}
+
+uint32_t region_table_count(struct region_table *table)
+{
+	uint32_t n = 0;
+
+	pthread_rwlock_rdlock(&table->lock);
+	for (uint32_t i = 1; i < table->capacity; i++)
+		n += table->regions[i] != NULL;
+	pthread_rwlock_unlock(&table->lock);
+	return n;
+}
+
+/* A free id (1 and up), growing the table; table write-locked. */
+static int region_register(struct region_table *table, struct nlru_region *region)
+{
+	uint32_t id;
+
+	for (id = 1; id < table->capacity; id++)
+		if (!table->regions[id])
+			break;
+	if (id >= table->capacity) {
+		uint32_t cap = table->capacity ? table->capacity * 2 : 16;
+		struct nlru_region **grown = realloc(table->regions, sizeof(*grown) * cap);
+
+		if (!grown)
+			return -ENOMEM;
+		memset(grown + table->capacity, 0, sizeof(*grown) * (cap - table->capacity));
+		table->regions = grown;
+		table->capacity = cap;
+		id = id ? id : 1;
+	}
+	table->regions[id] = region;
+	region->id = id;
+	return 0;
+}
+
+int nlru_region_create(struct nlru_engine *eng, size_t pages, int nid, struct nlru_region **out)
+{
+	struct nlru_region *region;
+	int r;
+
+	if (!eng || !out)
+		return -EINVAL;
+	if (pages == 0 || pages > UINT32_MAX || (nid != NLRU_NUMA_NO_NODE &&
+						 (nid < 0 || nid >= eng->nr_nodes))) {
+		log_err(&eng->log, "region: %zu pages on node %d is not a region this engine can make",
+			pages, nid);
+		return -EINVAL;
+	}
+	region = calloc(1, sizeof(*region));
+	if (!region || !(region->slots = calloc(pages, sizeof(uint64_t)))) {
+		free(region);
+		return -ENOMEM;
+	}
+	region->eng = eng;
+	region->nid = nid;
+	region->nr_pages = pages;
+	spin_lock_init(&region->lock);
+	pthread_rwlock_wrlock(&eng->regions.lock);
+	r = region_register(&eng->regions, region);
+	pthread_rwlock_unlock(&eng->regions.lock);
+	if (r) {
+		free(region->slots);
+		free(region);
+		return r;
+	}
+	*out = region;
+	return 0;
+}
+
+/* Give back every page and swap slot; table write-locked, so no reclaim holds any page. */
+static void region_release(struct nlru_region *region)
+{
+	struct nlru_engine *eng = region->eng;
+
+	for (size_t i = 0; i < region->nr_pages; i++) {
+		uint64_t v = region->slots[i];
+
+		if ((v & SLOT_TAG_MASK) == SLOT_SWAP) {
+			swap_slot_free(eng->swap, (uint32_t)(v >> 2));
+		} else if ((v & SLOT_TAG_MASK) == SLOT_PAGE) {
+			struct page *page = slot_page(eng, v);
+
+			isolate_lru_page(eng, page);
+			mod_node_page_state(page_pgdat(eng, page), NLRU_NR_ANON_MAPPED, -1);
+			__atomic_store_n(&page->refcount, 0, __ATOMIC_RELEASE);
+			free_pages_trusted(eng, page, 0);
+		}
+		region->slots[i] = 0;
+	}
+}
+
+int nlru_region_destroy(struct nlru_region *region)
+{
+	struct nlru_engine *eng;
+
+	if (!region)
+		return -EINVAL;
+	eng = region->eng;
+	pthread_rwlock_wrlock(&eng->regions.lock);
+	spin_lock(&region->lock);
+	if (region->pinned) {
+		spin_unlock(&region->lock);
+		pthread_rwlock_unlock(&eng->regions.lock);
+		log_err(&eng->log, "region destroy: %ld pins are still held", region->pinned);
+		return -EBUSY;
+	}
+	region_release(region);
+	spin_unlock(&region->lock);
+	eng->regions.regions[region->id] = NULL;
+	pthread_rwlock_unlock(&eng->regions.lock);
+	free(region->slots);
+	free(region);
+	return 0;
+}
+
+/* Pin a resident page: region locked.  False when it is being written out (caller waits). */
+static bool pin_resident(struct nlru_region *region, uint64_t v, unsigned int flags, void **addr)
+{
+	struct page *page = slot_page(region->eng, v);
+
+	if (page_test(page, PG_writeback))
+		return false;
+	__atomic_add_fetch(&page->refcount, 1, __ATOMIC_ACQ_REL);
+	page->private++;
+	region->pinned++;
+	page_set(page, PG_young);
+	if (flags & NLRU_PIN_WRITE)
+		page_set(page, PG_dirty);
+	*addr = slot_address(region->eng, v);
+	return true;
+}
+
+/* Fill a fresh page for slot value @v: zeroes, or the swap copy.  No lock held. */
+static int fault_fill(struct nlru_engine *eng, uint64_t v, void *data)
+{
+	int r;
+
+	if ((v & SLOT_TAG_MASK) != SLOT_SWAP) {
+		memset(data, 0, PAGE_SIZE);
+		return 0;
+	}
+	r = swap_readpage(eng, (uint32_t)(v >> 2), data);
+	if (r)
+		log_err(&eng->log, "swap-in of slot %u failed: %s (the data stays in swap)",
+			(uint32_t)(v >> 2), strerror(-r));
+	return r;
+}
+
+/* Install @page for slot @index if the slot still holds @v; region locked. */
+static bool fault_install(struct nlru_region *region, size_t index, uint64_t v,
+			  struct page *page, unsigned int flags)
+{
+	struct nlru_engine *eng = region->eng;
+	struct pglist_data *pgdat = page_pgdat(eng, page);
+
+	if (region->slots[index] != v)
+		return false;
+	page->mapping = region->id;
+	page->index = (uint32_t)index;
+	page->private = 1; /* one pin */
+	page_set(page, PG_swapbacked);
+	page_set(page, PG_young);
+	page_set(page, PG_dirty); /* anon memory has no clean copy anywhere once the slot goes */
+	__atomic_store_n(&page->refcount, 2, __ATOMIC_RELEASE); /* the mapping and the pin */
+	region->slots[index] = make_page_slot(page, page_to_pfn(pgdat, page));
+	region->pinned++;
+	mod_node_page_state(pgdat, NLRU_NR_ANON_MAPPED, 1);
+	if ((v & SLOT_TAG_MASK) == SLOT_SWAP) {
+		swap_slot_free(eng->swap, (uint32_t)(v >> 2));
+		count_vm_event(eng, NLRU_PGMAJFAULT);
+	}
+	(void)flags;
+	return true;
+}
+
+/* do_anonymous_page / do_swap_page: a new page for @index, installed and pinned. */
+static int fault_in(struct nlru_region *region, size_t index, uint64_t v, unsigned int flags,
+		    void **addr)
+{
+	struct nlru_engine *eng = region->eng;
+	struct page *page = alloc_pages_node(eng, NLRU_GFP_HIGHUSER_MOVABLE, 0, region->nid);
+	struct pglist_data *pgdat;
+	bool installed;
+	int r;
+
+	if (!page)
+		return -ENOMEM;
+	pgdat = page_pgdat(eng, page);
+	r = fault_fill(eng, v, page_address(pgdat, page_to_pfn(pgdat, page)));
+	if (!r) {
+		spin_lock(&region->lock);
+		installed = fault_install(region, index, v, page, flags);
+		spin_unlock(&region->lock);
+	}
+	if (r || !installed) {
+		/* Failed, or another thread faulted the same page in first: give ours back. */
+		free_pages_trusted(eng, page, 0);
+		return r ? r : -EAGAIN;
+	}
+	count_vm_event(eng, NLRU_PGFAULT);
+	lru_cache_add_active_or_unevictable(eng, page);
+	*addr = page_address(pgdat, page_to_pfn(pgdat, page));
+	return 0;
+}
+
+static bool bad_index(struct nlru_region *region, size_t index)
+{
+	if (index < region->nr_pages)
+		return false;
+	log_err(&region->eng->log, "region: page %zu is past its end (%zu pages)", index,
+		region->nr_pages);
+	return true;
+}
+
+int nlru_region_pin(struct nlru_region *region, size_t index, unsigned int flags, void **addr)
+{
+	int r;
+
+	if (!region || !addr || (flags & ~NLRU_PIN_WRITE) || bad_index(region, index))
+		return -EINVAL;
+	for (;;) {
+		uint64_t v;
+
+		spin_lock(&region->lock);
+		v = region->slots[index];
+		if ((v & SLOT_TAG_MASK) == SLOT_PAGE) {
+			bool pinned = pin_resident(region, v, flags, addr);
+
+			spin_unlock(&region->lock);
+			if (pinned)
+				return 0;
+			sched_yield(); /* under writeback: wait for reclaim to finish with it */
+			continue;
+		}
+		spin_unlock(&region->lock);
+		r = fault_in(region, index, v, flags, addr);
+		if (r != -EAGAIN)
+			return r;
+	}
+}
+
+int nlru_region_unpin(struct nlru_region *region, size_t index)
+{
+	int r = -EINVAL;
+
+	if (!region || bad_index(region, index))
+		return -EINVAL;
+	spin_lock(&region->lock);
+	if ((region->slots[index] & SLOT_TAG_MASK) == SLOT_PAGE) {
+		struct page *page = slot_page(region->eng, region->slots[index]);
+
+		if (page->private > 0) {
+			page->private--;
+			region->pinned--;
+			__atomic_sub_fetch(&page->refcount, 1, __ATOMIC_ACQ_REL);
+			r = 0;
+		}
+	}
+	spin_unlock(&region->lock);
+	if (r)
+		log_err(&region->eng->log, "region: unpin of page %zu, which is not pinned", index);
+	return r;
+}
+
+static int mark_page(struct nlru_region *region, size_t index, enum pageflags flag)
+{
+	int r = -ENOENT;
+
+	if (!region || bad_index(region, index))
+		return -EINVAL;
+	spin_lock(&region->lock);
+	if ((region->slots[index] & SLOT_TAG_MASK) == SLOT_PAGE) {
+		page_set(slot_page(region->eng, region->slots[index]), flag);
+		r = 0;
+	}
+	spin_unlock(&region->lock);
+	return r;
+}
+
+int nlru_region_mark_accessed(struct nlru_region *region, size_t index)
+{
+	return mark_page(region, index, PG_young);
+}
+
+int nlru_region_mark_dirty(struct nlru_region *region, size_t index)
+{
+	return mark_page(region, index, PG_dirty);
+}
+
+int anon_page_referenced(struct page *page)
+{
+	return page_test_clear(page, PG_young);
+}
+
+/* Finish a swap-out: region locked.  The slot now names the swap copy; the page is free. */
+static void swapped_out(struct nlru_region *region, struct page *page, uint32_t slot)
+{
+	struct nlru_engine *eng = region->eng;
+
+	region->slots[page->index] = ((uint64_t)slot << 2) | SLOT_SWAP;
+	page_clear(page, PG_writeback);
+	page_clear(page, PG_dirty);
+	page_clear(page, PG_swapbacked);
+	page->mapping = 0;
+	mod_node_page_state(page_pgdat(eng, page), NLRU_NR_ANON_MAPPED, -1);
+	/* Drop the mapping's and reclaim's references: the caller frees the page. */
+	__atomic_store_n(&page->refcount, 0, __ATOMIC_RELEASE);
+}
+
+enum anon_pageout_result anon_pageout(struct nlru_engine *eng, struct page *page)
+{
+	struct nlru_region *region = eng->regions.regions[page->mapping];
+	uint32_t slot;
+	int r;
+
+	if (!spin_trylock(&region->lock))
+		return ANON_KEEP;
+	/* Pinned pages stay: the mapping and reclaim hold the only references otherwise. */
+	if (__atomic_load_n(&page->refcount, __ATOMIC_ACQUIRE) != 2) {
+		spin_unlock(&region->lock);
+		return ANON_ACTIVATE;
+	}
+	if (swap_slot_alloc(eng->swap, &slot)) {
+		spin_unlock(&region->lock);
+		count_vm_event(eng, NLRU_SWAP_FULL);
+		return ANON_ACTIVATE; /* swap is full: Linux activates too */
+	}
+	page_set(page, PG_writeback);
+	spin_unlock(&region->lock);
+
+	r = swap_writepage(eng, slot, page_address(page_pgdat(eng, page), page_to_pfn(page_pgdat(eng, page), page)));
+
+	spin_lock(&region->lock);
+	if (r) {
+		page_clear(page, PG_writeback);
+		spin_unlock(&region->lock);
+		swap_slot_free(eng->swap, slot);
+		count_vm_event(eng, NLRU_SWAP_WRITE_FAIL);
+		log_err(&eng->log, "swap-out failed: %s; the page stays resident and dirty",
+			strerror(-r));
+		return ANON_KEEP;
+	}
+	swapped_out(region, page, slot);
+	spin_unlock(&region->lock);
+	return ANON_SWAPPED;
+}

@@ -1,0 +1,30 @@
+/*
+ * Anonymous regions (the engine's vma and page table) and what reclaim needs of them:
+ * "was this page referenced through its mapping" and "unmap it and swap it out".
+ */
+#ifndef NODELRU_ANON_H
+#define NODELRU_ANON_H
+
+#include "engine.h"
+
+int region_table_init(struct region_table *table);
+void region_table_destroy(struct region_table *table);
+/* Regions still registered (the engine cannot be destroyed while any is). */
+uint32_t region_table_count(struct region_table *table);
+
+/* page_referenced() for an anon page: test and clear its young bit. */
+int anon_page_referenced(struct page *page);
+
+enum anon_pageout_result {
+	ANON_SWAPPED,  /* written to swap and unmapped: the caller frees the page */
+	ANON_KEEP,     /* busy (region locked), or the write failed: try again later */
+	ANON_ACTIVATE, /* pinned, or no swap space: not reclaimable now */
+};
+
+/*
+ * Unmap an isolated anon page and write it to swap (add_to_swap + try_to_unmap + pageout).
+ * Called by reclaim with the region table read-locked and one isolation reference held.
+ */
+enum anon_pageout_result anon_pageout(struct nlru_engine *eng, struct page *page);
+
+#endif /* NODELRU_ANON_H */

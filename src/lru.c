@@ -1,0 +1,151 @@
+/*
+ * lru.c - the per-node LRU lists of Linux 4.8 (one lruvec per node, under pgdat->lru_lock).
+ *
+ * Every add and remove updates the node's and the page's zone's size counters together (the
+ * 4.8 double accounting), so reclaim can tell how many pages of each list a request may use.
+ * Not here: isolation for reclaim and the scanning policy (vmscan.c).
+ *
+ * Linux batches additions in per-CPU pagevecs of 14.  The engine adds directly: one
+ * uncontended lock per page costs about what filling a pagevec does here, and reclaim then
+ * never has to drain other CPUs' pagevecs (lru_add_drain) before it can see every page.
+ */
+#include <errno.h>
+
+#include "lru.h"
+#include "page_alloc.h"
+
+void update_lru_size(struct pglist_data *pgdat, enum lru_list lru, int zid, long nr)
+{
+	mod_node_page_state(pgdat, (enum nlru_node_stat_item)(NLRU_NR_INACTIVE_ANON + lru), nr);
+	mod_zone_page_state(&pgdat->node_zones[zid],
+			    (enum nlru_zone_stat_item)(NLRU_NR_ZONE_INACTIVE_ANON + lru), nr);
+}
+
+void __add_page_to_lru_list(struct pglist_data *pgdat, struct page *page, enum lru_list lru)
+{
+	update_lru_size(pgdat, lru, (int)page_zonenum(page), 1);
+	pfnlist_add(&pgdat->lruvec.lists[lru], pgdat->pages, page_to_pfn(pgdat, page));
+}
+
+void __add_page_to_lru_list_tail(struct pglist_data *pgdat, struct page *page, enum lru_list lru)
+{
+	update_lru_size(pgdat, lru, (int)page_zonenum(page), 1);
+	pfnlist_add_tail(&pgdat->lruvec.lists[lru], pgdat->pages, page_to_pfn(pgdat, page));
+}
+
+void __del_page_from_lru_list(struct pglist_data *pgdat, struct page *page, enum lru_list lru)
+{
+	pfnlist_del(&pgdat->lruvec.lists[lru], pgdat->pages, page_to_pfn(pgdat, page));
+	update_lru_size(pgdat, lru, (int)page_zonenum(page), -1);
+}
+
+/* __pagevec_lru_add_fn(): what every LRU addition counts for get_scan_count(). */
+static void lru_add_locked(struct pglist_data *pgdat, struct page *page)
+{
+	enum lru_list lru = page_lru(page);
+	int file = is_file_lru(lru);
+
+	page_set(page, PG_lru);
+	__add_page_to_lru_list(pgdat, page, lru);
+	if (lru != LRU_UNEVICTABLE) {
+		pgdat->lruvec.reclaim_stat.recent_scanned[file]++;
+		if (is_active_lru(lru))
+			pgdat->lruvec.reclaim_stat.recent_rotated[file]++;
+	}
+}
+
+void lru_cache_add(struct nlru_engine *eng, struct page *page)
+{
+	struct pglist_data *pgdat = page_pgdat(eng, page);
+
+	spin_lock(&pgdat->lru_lock);
+	lru_add_locked(pgdat, page);
+	spin_unlock(&pgdat->lru_lock);
+}
+
+void lru_cache_add_active_or_unevictable(struct nlru_engine *eng, struct page *page)
+{
+	if (!page_test(page, PG_mlocked))
+		page_set(page, PG_active);
+	else
+		page_set(page, PG_unevictable);
+	lru_cache_add(eng, page);
+}
+
+/* __activate_page(): inactive list -> active list head. */
+static void activate_page_locked(struct nlru_engine *eng, struct pglist_data *pgdat,
+				 struct page *page)
+{
+	enum lru_list lru;
+	int file;
+
+	if (!page_test(page, PG_lru) || page_test(page, PG_active) ||
+	    page_test(page, PG_unevictable))
+		return;
+	lru = page_lru_base_type(page);
+	file = is_file_lru(lru);
+	__del_page_from_lru_list(pgdat, page, lru);
+	page_set(page, PG_active);
+	__add_page_to_lru_list(pgdat, page, lru + LRU_ACTIVE);
+	count_vm_event(eng, NLRU_PGACTIVATE);
+	pgdat->lruvec.reclaim_stat.recent_scanned[file]++;
+	pgdat->lruvec.reclaim_stat.recent_rotated[file]++;
+}
+
+void mark_page_accessed(struct nlru_engine *eng, struct page *page)
+{
+	struct pglist_data *pgdat;
+
+	if (page_test(page, PG_active) || page_test(page, PG_unevictable) ||
+	    !page_test(page, PG_referenced)) {
+		page_set(page, PG_referenced);
+		return;
+	}
+	/* Second touch of an inactive page: promote it. */
+	pgdat = page_pgdat(eng, page);
+	spin_lock(&pgdat->lru_lock);
+	activate_page_locked(eng, pgdat, page);
+	spin_unlock(&pgdat->lru_lock);
+	page_clear(page, PG_referenced);
+}
+
+void rotate_reclaimable_page(struct nlru_engine *eng, struct page *page)
+{
+	struct pglist_data *pgdat = page_pgdat(eng, page);
+	enum lru_list lru;
+
+	spin_lock(&pgdat->lru_lock);
+	if (page_test(page, PG_lru) && !page_test(page, PG_active) &&
+	    !page_test(page, PG_unevictable)) {
+		lru = page_lru_base_type(page);
+		__del_page_from_lru_list(pgdat, page, lru);
+		__add_page_to_lru_list_tail(pgdat, page, lru);
+		count_vm_event(eng, NLRU_PGROTATED);
+	}
+	spin_unlock(&pgdat->lru_lock);
+}
+
+void putback_lru_page(struct nlru_engine *eng, struct page *page)
+{
+	struct pglist_data *pgdat = page_pgdat(eng, page);
+
+	spin_lock(&pgdat->lru_lock);
+	page_set(page, PG_lru);
+	__add_page_to_lru_list(pgdat, page, page_lru(page));
+	spin_unlock(&pgdat->lru_lock);
+}
+
+int isolate_lru_page(struct nlru_engine *eng, struct page *page)
+{
+	struct pglist_data *pgdat = page_pgdat(eng, page);
+	int r = -EBUSY;
+
+	spin_lock(&pgdat->lru_lock);
+	if (page_test(page, PG_lru)) {
+		page_clear(page, PG_lru);
+		__del_page_from_lru_list(pgdat, page, page_lru(page));
+		r = 0;
+	}
+	spin_unlock(&pgdat->lru_lock);
+	return r;
+}

@@ -1,0 +1,73 @@
+/*
+ * LRU lists (Linux 4.8 mm/swap.c and include/linux/mm_inline.h): which list a page belongs
+ * on, adding, removing, rotating and activating, and the two-touch mark_page_accessed() rule.
+ *
+ * The "__" functions expect the node's lru_lock held; the others take it.  Pages carry
+ * PG_lru while on a list; reclaim takes them off (isolation) under the lock.
+ */
+#ifndef NODELRU_LRU_H
+#define NODELRU_LRU_H
+
+#include "engine.h"
+#include "vmstat.h"
+
+static inline bool is_file_lru(enum lru_list lru)
+{
+	return lru == LRU_INACTIVE_FILE || lru == LRU_ACTIVE_FILE;
+}
+
+static inline bool is_active_lru(enum lru_list lru)
+{
+	return lru == LRU_ACTIVE_ANON || lru == LRU_ACTIVE_FILE;
+}
+
+/* Anon (and shmem) pages are swap-backed; everything else is file. */
+static inline enum lru_list page_lru_base_type(const struct page *page)
+{
+	return page_test(page, PG_swapbacked) ? LRU_INACTIVE_ANON : LRU_INACTIVE_FILE;
+}
+
+static inline enum lru_list page_lru(const struct page *page)
+{
+	if (page_test(page, PG_unevictable))
+		return LRU_UNEVICTABLE;
+	return page_lru_base_type(page) + (page_test(page, PG_active) ? LRU_ACTIVE : 0);
+}
+
+/* Pages on @lru of the whole node (lruvec_lru_size). */
+static inline unsigned long lruvec_lru_size(const struct pglist_data *pgdat, enum lru_list lru)
+{
+	return (unsigned long)node_page_state(pgdat, (enum nlru_node_stat_item)(NLRU_NR_INACTIVE_ANON + lru));
+}
+
+/* Pages on @lru that belong to zone @zid (the 4.8 per-zone copies). */
+static inline unsigned long zone_lru_size(const struct pglist_data *pgdat, int zid,
+					  enum lru_list lru)
+{
+	return (unsigned long)zone_page_state(&pgdat->node_zones[zid],
+					      (enum nlru_zone_stat_item)(NLRU_NR_ZONE_INACTIVE_ANON + lru));
+}
+
+void __add_page_to_lru_list(struct pglist_data *pgdat, struct page *page, enum lru_list lru);
+void __add_page_to_lru_list_tail(struct pglist_data *pgdat, struct page *page, enum lru_list lru);
+void __del_page_from_lru_list(struct pglist_data *pgdat, struct page *page, enum lru_list lru);
+/* update_lru_size(): node and zone counters together, as 4.8's __update_lru_size(). */
+void update_lru_size(struct pglist_data *pgdat, enum lru_list lru, int zid, long nr);
+
+/* lru_cache_add(): a new page onto the list its flags name; counts it as recently scanned. */
+void lru_cache_add(struct nlru_engine *eng, struct page *page);
+/* New anonymous pages start on the active list (lru_cache_add_active_or_unevictable). */
+void lru_cache_add_active_or_unevictable(struct nlru_engine *eng, struct page *page);
+/* mark_page_accessed(): inactive+unreferenced -> referenced -> active, as Linux. */
+void mark_page_accessed(struct nlru_engine *eng, struct page *page);
+/* rotate_reclaimable_page(): to the inactive tail, for quick reclaim (pgrotated). */
+void rotate_reclaimable_page(struct nlru_engine *eng, struct page *page);
+/* putback_lru_page(): an isolated page back onto the list its flags name now. */
+void putback_lru_page(struct nlru_engine *eng, struct page *page);
+/*
+ * isolate_lru_page(): take one page off its list for its owner (not for reclaim).  Returns
+ * 0, or -EBUSY when the page is not on a list (reclaim has it isolated).
+ */
+int isolate_lru_page(struct nlru_engine *eng, struct page *page);
+
+#endif /* NODELRU_LRU_H */

@@ -1,0 +1,189 @@
+/*
+ * swap.c - the swap file and its slot allocator.
+ *
+ * Slots are found next-fit in a bitmap under a spinlock (scan_swap_map's cluster logic is not
+ * modelled: one file, no SSD clustering).  I/O is synchronous pwrite/pread of whole pages at
+ * slot * PAGE_SIZE, with no lock held.  A write that fails leaves the slot allocated to the
+ * caller, who frees it and keeps the page: nothing is lost.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "swap.h"
+#include "vmstat.h"
+
+struct swap_device {
+	int fd;
+	uint32_t nr_slots;
+	struct spinlock lock; /* protects map, cursor, nr_free */
+	uint64_t *map;        /* bit set: slot in use */
+	uint32_t cursor;      /* next-fit start */
+	_Atomic long nr_free;
+	_Atomic int inject_err, inject_count; /* test hook */
+};
+
+static int open_swap_file(const char *path, const struct nlru_log *log, int *fd)
+{
+	char tmpl[4096];
+
+	if (path && *path) {
+		*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+		if (*fd < 0) {
+			log_err(log, "swap: cannot open %s: %s", path, strerror(errno));
+			return -errno;
+		}
+		return 0;
+	}
+	snprintf(tmpl, sizeof(tmpl), "%s/nodelru-swap-XXXXXX",
+		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	*fd = mkostemp(tmpl, O_CLOEXEC);
+	if (*fd < 0) {
+		log_err(log, "swap: cannot create %s: %s", tmpl, strerror(errno));
+		return -errno;
+	}
+	/* A private swap file: gone from the directory now, freed when the engine closes it. */
+	unlink(tmpl);
+	return 0;
+}
+
+int swap_open(struct nlru_engine *eng, const char *path, uint64_t pages, struct swap_device **out)
+{
+	struct swap_device *swap;
+	int r;
+
+	if (pages > UINT32_MAX - 1) {
+		log_err(&eng->log, "swap: %llu pages is more than a swap file can index",
+			(unsigned long long)pages);
+		return -EINVAL;
+	}
+	swap = calloc(1, sizeof(*swap));
+	if (!swap)
+		return -ENOMEM;
+	swap->nr_slots = (uint32_t)pages;
+	swap->map = calloc((pages + 63) / 64 + 1, sizeof(uint64_t));
+	r = swap->map ? open_swap_file(path, &eng->log, &swap->fd) : -ENOMEM;
+	if (r) {
+		free(swap->map);
+		free(swap);
+		return r;
+	}
+	if (ftruncate(swap->fd, (off_t)(pages << PAGE_SHIFT)) < 0) {
+		r = -errno;
+		log_err(&eng->log, "swap: cannot size the swap file to %llu pages: %s",
+			(unsigned long long)pages, strerror(errno));
+		swap_close(swap);
+		return r;
+	}
+	spin_lock_init(&swap->lock);
+	if (pages % 64)
+		swap->map[pages / 64] = ~0ull << (pages % 64);
+	atomic_init(&swap->nr_free, (long)pages);
+	*out = swap;
+	return 0;
+}
+
+void swap_close(struct swap_device *swap)
+{
+	if (!swap)
+		return;
+	close(swap->fd);
+	free(swap->map);
+	free(swap);
+}
+
+long get_nr_swap_pages(const struct nlru_engine *eng)
+{
+	return eng->swap ? atomic_load_explicit(&eng->swap->nr_free, memory_order_relaxed) : 0;
+}
+
+long total_swap_pages(const struct nlru_engine *eng)
+{
+	return eng->swap ? (long)eng->swap->nr_slots : 0;
+}
+
+static uint32_t map_words(const struct swap_device *swap)
+{
+	return (swap->nr_slots + 63) / 64;
+}
+
+int swap_slot_alloc(struct swap_device *swap, uint32_t *slot)
+{
+	uint32_t words = map_words(swap);
+	int r = -ENOSPC;
+
+	spin_lock(&swap->lock);
+	/* Next fit, a word at a time; the bits past nr_slots are set at open and never free. */
+	for (uint32_t n = 0; n < words; n++) {
+		uint32_t w = (swap->cursor + n) % words;
+		uint64_t bits = swap->map[w];
+
+		if (bits == ~0ull)
+			continue;
+		int bit = __builtin_ctzll(~bits);
+		swap->map[w] |= 1ull << bit;
+		swap->cursor = w;
+		atomic_fetch_sub_explicit(&swap->nr_free, 1, memory_order_relaxed);
+		*slot = w * 64 + (uint32_t)bit;
+		r = 0;
+		break;
+	}
+	spin_unlock(&swap->lock);
+	return r;
+}
+
+void swap_slot_free(struct swap_device *swap, uint32_t slot)
+{
+	spin_lock(&swap->lock);
+	swap->map[slot / 64] &= ~(1ull << (slot % 64));
+	spin_unlock(&swap->lock);
+	atomic_fetch_add_explicit(&swap->nr_free, 1, memory_order_relaxed);
+}
+
+void swap_inject_write_errors(struct swap_device *swap, int err, int count)
+{
+	atomic_store(&swap->inject_err, err);
+	atomic_store(&swap->inject_count, count);
+}
+
+/* A pending injected error, consumed by one write. */
+static int injected_error(struct swap_device *swap)
+{
+	int n = atomic_load(&swap->inject_count);
+
+	while (n > 0)
+		if (atomic_compare_exchange_weak(&swap->inject_count, &n, n - 1))
+			return atomic_load(&swap->inject_err);
+	return 0;
+}
+
+int swap_writepage(struct nlru_engine *eng, uint32_t slot, const void *data)
+{
+	struct swap_device *swap = eng->swap;
+	int err = injected_error(swap);
+	ssize_t n;
+
+	if (!err) {
+		n = pwrite(swap->fd, data, PAGE_SIZE, (off_t)slot << PAGE_SHIFT);
+		err = n == (ssize_t)PAGE_SIZE ? 0 : n < 0 ? errno : EIO;
+	}
+	if (err)
+		return -err;
+	count_vm_event(eng, NLRU_PSWPOUT);
+	count_vm_events(eng, NLRU_PGPGOUT, PAGE_SIZE / 1024);
+	return 0;
+}
+
+int swap_readpage(struct nlru_engine *eng, uint32_t slot, void *data)
+{
+	ssize_t n = pread(eng->swap->fd, data, PAGE_SIZE, (off_t)slot << PAGE_SHIFT);
+
+	if (n != (ssize_t)PAGE_SIZE)
+		return n < 0 ? -errno : -EIO;
+	count_vm_event(eng, NLRU_PSWPIN);
+	count_vm_events(eng, NLRU_PGPGIN, PAGE_SIZE / 1024);
+	return 0;
+}

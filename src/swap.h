@@ -1,0 +1,33 @@
+/*
+ * The swap device (Linux's swap_info_struct): a real file with a slot allocator.  Anonymous
+ * pages are written to a slot with pwrite and read back with pread.
+ */
+#ifndef NODELRU_SWAP_H
+#define NODELRU_SWAP_H
+
+#include <stdint.h>
+
+#include "engine.h"
+
+struct swap_device;
+
+/* Open (or create) the swap file of @pages slots.  -errno with a message on failure. */
+int swap_open(struct nlru_engine *eng, const char *path, uint64_t pages, struct swap_device **out);
+void swap_close(struct swap_device *swap);
+
+/* Free slots: Linux's nr_swap_pages (0 when there is no swap device). */
+long get_nr_swap_pages(const struct nlru_engine *eng);
+long total_swap_pages(const struct nlru_engine *eng);
+
+/* get_swap_page(): a free slot, or -ENOSPC when the device is full. */
+int swap_slot_alloc(struct swap_device *swap, uint32_t *slot);
+void swap_slot_free(struct swap_device *swap, uint32_t slot);
+
+/* Write / read one page; 0 or -errno (a short transfer is -EIO).  Count pswp and pgpg. */
+int swap_writepage(struct nlru_engine *eng, uint32_t slot, const void *data);
+int swap_readpage(struct nlru_engine *eng, uint32_t slot, void *data);
+
+/* Test hook: fail the next @count writes with @err (EIO, ENOSPC, ...). */
+void swap_inject_write_errors(struct swap_device *swap, int err, int count);
+
+#endif /* NODELRU_SWAP_H */
