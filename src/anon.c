@@ -142,26 +142,33 @@ int nlru_region_create(struct nlru_engine *eng, size_t pages, int nid, struct nl
 	return 0;
 }
 
-/* Give back every page and swap slot; table write-locked, so no reclaim holds any page. */
-static void region_release(struct nlru_region *region)
+/*
+ * Give back slot @i's page or swap slot.  Region locked and the table write-locked, so no
+ * reclaim pass holds the page isolated: it is on its LRU list.
+ */
+static void release_slot(struct nlru_region *region, size_t i)
 {
 	struct nlru_engine *eng = region->eng;
+	uint64_t v = region->slots[i];
 
-	for (size_t i = 0; i < region->nr_pages; i++) {
-		uint64_t v = region->slots[i];
+	if ((v & SLOT_TAG_MASK) == SLOT_SWAP) {
+		swap_slot_free(eng->swap, (uint32_t)(v >> 2));
+	} else if ((v & SLOT_TAG_MASK) == SLOT_PAGE) {
+		struct page *page = slot_page(eng, v);
 
-		if ((v & SLOT_TAG_MASK) == SLOT_SWAP) {
-			swap_slot_free(eng->swap, (uint32_t)(v >> 2));
-		} else if ((v & SLOT_TAG_MASK) == SLOT_PAGE) {
-			struct page *page = slot_page(eng, v);
-
-			isolate_lru_page(eng, page);
-			mod_node_page_state(page_pgdat(eng, page), NLRU_NR_ANON_MAPPED, -1);
-			__atomic_store_n(&page->refcount, 0, __ATOMIC_RELEASE);
-			free_pages_trusted(eng, page, 0);
-		}
-		region->slots[i] = 0;
+		isolate_lru_page(eng, page);
+		mod_node_page_state(page_pgdat(eng, page), NLRU_NR_ANON_MAPPED, -1);
+		page->mapping = 0;
+		__atomic_store_n(&page->refcount, 0, __ATOMIC_RELEASE);
+		free_pages_trusted(eng, page, 0);
 	}
+	region->slots[i] = 0;
+}
+
+static void region_release(struct nlru_region *region)
+{
+	for (size_t i = 0; i < region->nr_pages; i++)
+		release_slot(region, i);
 }
 
 int nlru_region_destroy(struct nlru_region *region)
@@ -360,6 +367,29 @@ int nlru_region_mark_accessed(struct nlru_region *region, size_t index)
 int nlru_region_mark_dirty(struct nlru_region *region, size_t index)
 {
 	return mark_page(region, index, PG_dirty);
+}
+
+int nlru_region_discard(struct nlru_region *region, size_t index)
+{
+	struct nlru_engine *eng;
+	uint64_t v;
+	int r = 0;
+
+	if (!region || bad_index(region, index))
+		return -EINVAL;
+	eng = region->eng;
+	pthread_rwlock_wrlock(&eng->regions.lock);
+	spin_lock(&region->lock);
+	v = region->slots[index];
+	if ((v & SLOT_TAG_MASK) == SLOT_PAGE && slot_page(eng, v)->private)
+		r = -EBUSY;
+	else
+		release_slot(region, index);
+	spin_unlock(&region->lock);
+	pthread_rwlock_unlock(&eng->regions.lock);
+	if (r)
+		log_err(&eng->log, "region: page %zu is pinned and cannot be discarded", index);
+	return r;
 }
 
 int anon_page_referenced(struct page *page)

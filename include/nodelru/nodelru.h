@@ -233,6 +233,13 @@ NLRU_API int nlru_region_pin(struct nlru_region *region, size_t index, unsigned 
 NLRU_API int nlru_region_unpin(struct nlru_region *region, size_t index);
 
 /*
+ * nlru_region_discard - drop page @index's contents (MADV_DONTNEED): its memory or swap slot
+ * is freed and the next pin sees zeroes.  -EBUSY while it is pinned.  Waits for a reclaim
+ * pass in progress to finish.
+ */
+NLRU_API int nlru_region_discard(struct nlru_region *region, size_t index);
+
+/*
  * The page was used (a young PTE bit, for reclaim's reference checks) or written (dirty).
  * -ENOENT when the page is not resident, -EINVAL for a bad index.
  */

@@ -13,6 +13,7 @@ static int __lsan_do_recoverable_leak_check(void)
 #endif
 
 #include "buddy.h"
+#include "lru.h"
 #include "helpers.h"
 #include "page_alloc.h"
 #include "vmstat.h"
@@ -101,4 +102,75 @@ void destroy_engine(struct nlru_engine *eng)
 {
 	cr_assert_eq(nlru_engine_destroy(eng), 0, "destroy: %s", test_log_last);
 	check_no_leaks();
+}
+
+struct nlru_engine *test_swap_engine(long node_mib, long swap_mib, bool kswapd)
+{
+	struct nlru_engine *eng = NULL;
+	struct nlru_config cfg;
+
+	test_config(&cfg, node_mib, NULL);
+	cfg.swap_mib = swap_mib;
+	cfg.kswapd = kswapd;
+	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "engine_create: %s", test_log_last);
+	return eng;
+}
+
+int64_t vmstat_value(struct nlru_engine *eng, const char *name)
+{
+	struct nlru_vmstat snap = {.size = sizeof(snap), .version = NLRU_VMSTAT_VERSION};
+	int64_t v = -1;
+
+	cr_assert_eq(nlru_vmstat_read(eng, &snap), 0);
+	cr_assert_eq(nlru_vmstat_get(&snap, name, &v), 0, "no counter %s", name);
+	return v;
+}
+
+static void check_node_lists(struct pglist_data *pgdat)
+{
+	for (int lru = 0; lru < NR_LRU_LISTS; lru++) {
+		long per_zone[MAX_NR_ZONES] = {0}, total = 0;
+		uint32_t pfn;
+
+		pfnlist_for_each(pfn, &pgdat->lruvec.lists[lru], pgdat->pages) {
+			struct page *page = &pgdat->pages[pfn];
+
+			cr_assert(page_test(page, PG_lru), "node %d pfn %u on list %d without PG_lru",
+				  pgdat->node_id, pfn, lru);
+			cr_assert_eq((int)page_lru(page), lru, "pfn %u on list %d belongs on %d", pfn,
+				     lru, (int)page_lru(page));
+			per_zone[page_zonenum(page)]++;
+			total++;
+		}
+		cr_assert_eq((long)lruvec_lru_size(pgdat, (enum lru_list)lru), total,
+			     "node %d list %d: counter %lu, walked %ld", pgdat->node_id, lru,
+			     lruvec_lru_size(pgdat, (enum lru_list)lru), total);
+		for (int zid = 0; zid < MAX_NR_ZONES; zid++)
+			cr_assert_eq((long)zone_lru_size(pgdat, zid, (enum lru_list)lru),
+				     per_zone[zid], "node %d zone %d list %d: counter %lu, walked %ld",
+				     pgdat->node_id, zid, lru,
+				     zone_lru_size(pgdat, zid, (enum lru_list)lru), per_zone[zid]);
+	}
+}
+
+void check_lru_invariants(struct nlru_engine *eng, bool only_anon_allocated)
+{
+	long anon = 0, isolated = 0;
+
+	for (int nid = 0; nid < eng->nr_nodes; nid++) {
+		struct pglist_data *pgdat = NODE_DATA(eng, nid);
+
+		spin_lock(&pgdat->lru_lock);
+		check_node_lists(pgdat);
+		spin_unlock(&pgdat->lru_lock);
+		anon += node_page_state(pgdat, NLRU_NR_ANON_MAPPED);
+		isolated += node_page_state(pgdat, NLRU_NR_ISOLATED_ANON) +
+			    node_page_state(pgdat, NLRU_NR_ISOLATED_FILE);
+	}
+	cr_assert_leq(vmstat_value(eng, "pgsteal_kswapd"), vmstat_value(eng, "pgscan_kswapd"));
+	cr_assert_leq(vmstat_value(eng, "pgsteal_direct"), vmstat_value(eng, "pgscan_direct"));
+	/* Isolated pages are still mapped anon pages: in use + isolated is all of anon. */
+	cr_assert_leq(isolated, anon);
+	if (only_anon_allocated)
+		check_pages_accounted(eng, (anon - isolated) + isolated);
 }

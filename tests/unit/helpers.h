@@ -39,6 +39,19 @@ void check_no_leaks(void);
 /* nlru_engine_destroy() must succeed, and nothing may have leaked. */
 void destroy_engine(struct nlru_engine *eng);
 
+/*
+ * LRU invariants: every list walked under the lru_lock agrees with the node and zone size
+ * counters and with its pages' flags; pgsteal <= pgscan; and, when every allocated page is
+ * an anon page, free + per-CPU + anon + isolated = managed.
+ */
+void check_lru_invariants(struct nlru_engine *eng, bool only_anon_allocated);
+
+/* A small engine with a swap file of @swap_mib and kswapd on or off. */
+struct nlru_engine *test_swap_engine(long node_mib, long swap_mib, bool kswapd);
+
+/* One event counter by its /proc/vmstat name (a 4.8 sum name works too). */
+int64_t vmstat_value(struct nlru_engine *eng, const char *name);
+
 /* Blocks of each order on the free lists, summed over the engine. */
 void count_free_blocks(struct nlru_engine *eng, unsigned long blocks[NLRU_MAX_ORDER]);
 

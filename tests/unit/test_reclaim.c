@@ -1,0 +1,227 @@
+/*
+ * Reclaim of anonymous memory in node mode: nothing lost through swap-out and swap-in, under
+ * kswapd, direct reclaim, failing swap writes, full swap and pinned pages.
+ */
+#include <criterion/criterion.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "helpers.h"
+#include "swap.h"
+
+TestSuite(reclaim, .timeout = 120);
+
+#define WORDS (4096 / sizeof(uint64_t))
+
+static uint64_t pattern(size_t page, size_t word, uint64_t seed)
+{
+	return (page * 0x9e3779b97f4a7c15ull) ^ (word * 0xff51afd7ed558ccdull) ^ seed;
+}
+
+/* Pin page @i for writing and fill it; 0 or the pin's error. */
+static int write_page(struct nlru_region *r, size_t i, uint64_t seed)
+{
+	uint64_t *p;
+	int err = nlru_region_pin(r, i, NLRU_PIN_WRITE, (void **)&p);
+
+	if (err)
+		return err;
+	for (size_t w = 0; w < WORDS; w++)
+		p[w] = pattern(i, w, seed);
+	cr_assert_eq(nlru_region_unpin(r, i), 0);
+	return 0;
+}
+
+/* Pin page @i and count the words that differ from the pattern. */
+static long verify_page(struct nlru_region *r, size_t i, uint64_t seed)
+{
+	uint64_t *p;
+	long bad = 0;
+
+	cr_assert_eq(nlru_region_pin(r, i, 0, (void **)&p), 0, "pin %zu: %s", i, test_log_last);
+	for (size_t w = 0; w < WORDS; w++)
+		bad += p[w] != pattern(i, w, seed);
+	cr_assert_eq(nlru_region_unpin(r, i), 0);
+	return bad;
+}
+
+static long write_and_verify(struct nlru_region *r, size_t pages, uint64_t seed)
+{
+	long bad = 0;
+
+	for (size_t i = 0; i < pages; i++)
+		cr_assert_eq(write_page(r, i, seed), 0, "write page %zu: %s", i, test_log_last);
+	for (size_t i = 0; i < pages; i++)
+		bad += verify_page(r, i, seed);
+	return bad;
+}
+
+Test(reclaim, region_four_times_memory_single_thread)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 48, true);
+	struct nlru_region *r;
+	size_t pages = 4 * 2048;
+
+	cr_assert_eq(nlru_region_create(eng, pages, 0, &r), 0);
+	cr_expect_eq(write_and_verify(r, pages, 1), 0, "mismatched words");
+	/* Each pass pushes three quarters of the region through swap. */
+	cr_expect_geq(vmstat_value(eng, "pswpout"), (int64_t)pages);
+	cr_expect_geq(vmstat_value(eng, "pswpin"), (int64_t)pages / 2);
+	cr_expect_gt(vmstat_value(eng, "pgmajfault"), 0);
+	cr_expect_eq(vmstat_value(eng, "nlru_swap_write_fail"), 0);
+	check_lru_invariants(eng, false);
+	cr_assert_eq(nlru_region_destroy(r), 0);
+	destroy_engine(eng);
+}
+
+/* The same with kswapd off: all of it through direct reclaim, and exact accounting. */
+Test(reclaim, direct_reclaim_alone_loses_nothing)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 48, false);
+	struct nlru_region *r;
+	size_t pages = 4 * 2048;
+
+	cr_assert_eq(nlru_region_create(eng, pages, 0, &r), 0);
+	cr_expect_eq(write_and_verify(r, pages, 2), 0);
+	cr_expect_gt(vmstat_value(eng, "allocstall_movable"), 0, "GFP_HIGHUSER_MOVABLE stalls");
+	cr_expect_gt(vmstat_value(eng, "pgsteal_direct"), 0);
+	cr_expect_eq(vmstat_value(eng, "pageoutrun"), 0);
+	check_lru_invariants(eng, true);
+	cr_assert_eq(nlru_region_destroy(r), 0);
+	/* Destroying the region gave back every page and every swap slot. */
+	check_pages_accounted(eng, 0);
+	cr_expect_eq(get_nr_swap_pages(eng), total_swap_pages(eng));
+	destroy_engine(eng);
+}
+
+struct owner {
+	struct nlru_engine *eng;
+	size_t pages;
+	uint64_t seed;
+	long bad;
+};
+
+static void *owner_main(void *arg)
+{
+	struct owner *o = arg;
+	struct nlru_region *r;
+
+	cr_assert_eq(nlru_region_create(o->eng, o->pages, NLRU_NUMA_NO_NODE, &r), 0);
+	o->bad = write_and_verify(r, o->pages, o->seed);
+	o->bad += write_and_verify(r, o->pages, o->seed + 1);
+	cr_assert_eq(nlru_region_destroy(r), 0);
+	return NULL;
+}
+
+Test(reclaim, several_threads_on_their_own_regions_with_kswapd)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 96, true);
+	struct owner o[3];
+	pthread_t tid[3];
+
+	for (int i = 0; i < 3; i++) {
+		o[i] = (struct owner){eng, 2 * 2048, 100u * (uint64_t)i, 0};
+		cr_assert_eq(pthread_create(&tid[i], NULL, owner_main, &o[i]), 0);
+	}
+	for (int i = 0; i < 3; i++) {
+		pthread_join(tid[i], NULL);
+		cr_expect_eq(o[i].bad, 0, "thread %d: %ld mismatched words", i, o[i].bad);
+	}
+	cr_expect_gt(vmstat_value(eng, "pgsteal_kswapd"), 0, "kswapd took part");
+	check_lru_invariants(eng, false);
+	destroy_engine(eng);
+}
+
+Test(reclaim, failed_swap_writes_keep_the_page)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 48, false);
+	struct nlru_region *r;
+	size_t pages = 3 * 2048;
+
+	swap_inject_write_errors(eng->swap, EIO, 40);
+	cr_assert_eq(nlru_region_create(eng, pages, 0, &r), 0);
+	for (size_t i = 0; i < pages; i++)
+		cr_assert_eq(write_page(r, i, 3), 0, "page %zu: %s", i, test_log_last);
+	cr_expect_eq(vmstat_value(eng, "nlru_swap_write_fail"), 40);
+	swap_inject_write_errors(eng->swap, ENOSPC, 10);
+	long bad = 0;
+	for (size_t i = 0; i < pages; i++)
+		bad += verify_page(r, i, 3);
+	cr_expect_eq(bad, 0, "a failed write lost data");
+	cr_expect_eq(vmstat_value(eng, "nlru_swap_write_fail"), 50);
+	check_lru_invariants(eng, true);
+	cr_assert_eq(nlru_region_destroy(r), 0);
+	destroy_engine(eng);
+}
+
+Test(reclaim, full_swap_ends_in_enomem_without_losing_data)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 1, false);
+	struct nlru_region *r;
+	size_t pages = 4096, written = 0;
+	int err = 0;
+	long bad = 0;
+
+	cr_assert_eq(nlru_region_create(eng, pages, 0, &r), 0);
+	while (written < pages && !(err = write_page(r, written, 4)))
+		written++;
+	cr_expect_eq(err, -ENOMEM, "the region is larger than memory and swap together");
+	cr_expect_gt(written, 2048 - 200, "memory was used before failing (%zu pages)", written);
+	cr_expect_gt(vmstat_value(eng, "nlru_swap_full"), 0);
+	cr_expect_gt(vmstat_value(eng, "nlru_alloc_fail"), 0);
+	/* Everything written is still there once the owner makes room by discarding a tail. */
+	for (size_t i = written - 300; i < written; i++)
+		cr_assert_eq(nlru_region_discard(r, i), 0);
+	for (size_t i = 0; i < written - 300; i++)
+		bad += verify_page(r, i, 4);
+	cr_expect_eq(bad, 0, "full swap lost data");
+	cr_assert_eq(nlru_region_destroy(r), 0);
+	destroy_engine(eng);
+}
+
+Test(reclaim, pinned_pages_are_never_reclaimed)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 48, false);
+	struct nlru_region *pinned, *hog;
+	void *addr[256];
+
+	cr_assert_eq(nlru_region_create(eng, 256, 0, &pinned), 0);
+	for (size_t i = 0; i < 256; i++) {
+		cr_assert_eq(nlru_region_pin(pinned, i, NLRU_PIN_WRITE, &addr[i]), 0);
+		for (size_t w = 0; w < WORDS; w++)
+			((uint64_t *)addr[i])[w] = pattern(i, w, 5);
+	}
+	cr_assert_eq(nlru_region_create(eng, 3 * 2048, 0, &hog), 0);
+	cr_expect_eq(write_and_verify(hog, 3 * 2048, 6), 0);
+	cr_expect_gt(vmstat_value(eng, "pswpout"), 0);
+	for (size_t i = 0; i < 256; i++) {
+		void *again;
+
+		cr_assert_eq(nlru_region_pin(pinned, i, 0, &again), 0);
+		cr_expect_eq(again, addr[i], "pinned page %zu moved", i);
+		for (size_t w = 0; w < WORDS; w++)
+			cr_assert_eq(((uint64_t *)addr[i])[w], pattern(i, w, 5));
+		cr_assert_eq(nlru_region_unpin(pinned, i), 0);
+		cr_assert_eq(nlru_region_unpin(pinned, i), 0);
+	}
+	cr_expect_eq(nlru_region_unpin(pinned, 0), -EINVAL, "one unpin too many");
+	cr_assert_eq(nlru_region_destroy(hog), 0);
+	cr_assert_eq(nlru_region_destroy(pinned), 0);
+	destroy_engine(eng);
+}
+
+Test(reclaim, no_swap_means_anon_is_unreclaimable)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	struct nlru_region *r;
+	size_t written = 0;
+
+	cr_assert_eq(nlru_region_create(eng, 4096, 0, &r), 0);
+	while (written < 4096 && write_page(r, written, 7) == 0)
+		written++;
+	cr_expect_lt(written, 2048, "no page can leave memory");
+	cr_expect_eq(vmstat_value(eng, "pswpout"), 0);
+	cr_expect_eq(vmstat_value(eng, "pgsteal_direct"), 0);
+	cr_assert_eq(nlru_region_destroy(r), 0);
+	destroy_engine(eng);
+}
