@@ -1,0 +1,121 @@
+/* LRU lists: where pages go, the two-touch rule, rotation, and zone-aware isolation. */
+#include <criterion/criterion.h>
+
+#include "helpers.h"
+#include "lru.h"
+#include "page_alloc.h"
+
+TestSuite(lru, .timeout = 60);
+
+static long node_stat(struct nlru_engine *eng, enum nlru_node_stat_item item)
+{
+	return node_page_state(NODE_DATA(eng, 0), item);
+}
+
+Test(lru, new_anon_pages_start_on_the_active_list)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 16, false);
+	struct nlru_region *r;
+	void *p;
+
+	cr_assert_eq(nlru_region_create(eng, 10, 0, &r), 0);
+	for (size_t i = 0; i < 10; i++) {
+		cr_assert_eq(nlru_region_pin(r, i, 0, &p), 0);
+		cr_assert_eq(nlru_region_unpin(r, i), 0);
+	}
+	cr_expect_eq(node_stat(eng, NLRU_NR_ACTIVE_ANON), 10);
+	cr_expect_eq(node_stat(eng, NLRU_NR_INACTIVE_ANON), 0);
+	cr_expect_eq(node_stat(eng, NLRU_NR_ANON_MAPPED), 10);
+	cr_expect_eq(vmstat_value(eng, "pgfault"), 10);
+	cr_expect_eq(nlru_region_mark_accessed(r, 3), 0);
+	cr_expect_eq(nlru_region_mark_dirty(r, 3), 0);
+	check_lru_invariants(eng, true);
+	cr_assert_eq(nlru_region_destroy(r), 0);
+	cr_expect_eq(node_stat(eng, NLRU_NR_ACTIVE_ANON), 0);
+	destroy_engine(eng);
+}
+
+/* A page-cache-like page (not swap-backed) on the inactive list. */
+static struct page *inactive_file_page(struct nlru_engine *eng)
+{
+	struct page *page = alloc_pages_node(eng, NLRU_GFP_KERNEL, 0, 0);
+
+	cr_assert(page);
+	lru_cache_add(eng, page);
+	return page;
+}
+
+static void release(struct nlru_engine *eng, struct page *page)
+{
+	cr_assert_eq(isolate_lru_page(eng, page), 0);
+	page->flags &= ~((1u << PG_active) | (1u << PG_referenced));
+	__atomic_store_n(&page->refcount, 0, __ATOMIC_RELEASE);
+	free_pages_trusted(eng, page, 0);
+}
+
+Test(lru, mark_page_accessed_takes_two_touches)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	struct page *page = inactive_file_page(eng);
+
+	cr_expect_eq(node_stat(eng, NLRU_NR_INACTIVE_FILE), 1);
+	mark_page_accessed(eng, page);
+	cr_expect(page_test(page, PG_referenced), "first touch: referenced");
+	cr_expect_not(page_test(page, PG_active));
+	mark_page_accessed(eng, page);
+	cr_expect(page_test(page, PG_active), "second touch: active");
+	cr_expect_not(page_test(page, PG_referenced), "and the referenced bit is spent");
+	cr_expect_eq(node_stat(eng, NLRU_NR_ACTIVE_FILE), 1);
+	cr_expect_eq(vmstat_value(eng, "pgactivate"), 1);
+	check_lru_invariants(eng, false);
+	release(eng, page);
+	destroy_engine(eng);
+}
+
+Test(lru, rotate_moves_to_the_tail)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	struct page *a = inactive_file_page(eng), *b = inactive_file_page(eng);
+	struct pglist_data *pgdat = NODE_DATA(eng, 0);
+
+	/* b was added last, so a is the tail (oldest); rotating b makes b the tail. */
+	cr_expect_eq(pgdat->lruvec.lists[LRU_INACTIVE_FILE].last, page_to_pfn(pgdat, a));
+	rotate_reclaimable_page(eng, b);
+	cr_expect_eq(pgdat->lruvec.lists[LRU_INACTIVE_FILE].last, page_to_pfn(pgdat, b));
+	cr_expect_eq(vmstat_value(eng, "pgrotated"), 1);
+	check_lru_invariants(eng, false);
+	release(eng, a);
+	release(eng, b);
+	destroy_engine(eng);
+}
+
+/*
+ * A DMA32-only request under pressure: 4.8 scans the node's one LRU, passes over the Normal
+ * pages it cannot use (pgskip_normal) and reclaims the DMA32 ones.
+ */
+Test(lru, dma32_request_skips_normal_pages)
+{
+	struct nlru_engine *eng = test_swap_engine(16, 64, false);
+	struct nlru_region *r;
+	void *p, *dma[64];
+	size_t i = 0;
+
+	cr_assert_eq(nlru_region_create(eng, 8192, 0, &r), 0);
+	/* Fill memory with anon pages, Normal first, then DMA32, until reclaim starts. */
+	while (vmstat_value(eng, "allocstall_movable") == 0) {
+		cr_assert_eq(nlru_region_pin(r, i, NLRU_PIN_WRITE, &p), 0);
+		cr_assert_eq(nlru_region_unpin(r, i++), 0);
+	}
+	cr_assert_gt(vmstat_value(eng, "pgalloc_dma32"), 0, "DMA32 was used too");
+	for (int k = 0; k < 64; k++)
+		cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL | NLRU_GFP_DMA32, 0, 0, &dma[k]),
+			     0, "DMA32 page %d: %s", k, test_log_last);
+	cr_expect_gt(vmstat_value(eng, "allocstall_dma32"), 0, "stalls are booked on DMA32");
+	cr_expect_gt(vmstat_value(eng, "pgskip_normal"), 0, "Normal pages were skipped");
+	cr_expect_eq(vmstat_value(eng, "pgskip_dma32"), 0);
+	for (int k = 0; k < 64; k++)
+		cr_assert_eq(nlru_free_pages(eng, dma[k], 0), 0);
+	check_lru_invariants(eng, false);
+	cr_assert_eq(nlru_region_destroy(r), 0);
+	destroy_engine(eng);
+}
