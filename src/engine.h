@@ -9,6 +9,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <time.h>
 
 #include <nodelru/nodelru.h>
 
@@ -59,6 +60,17 @@ static inline int this_cpu(const struct nlru_engine *eng)
 static inline int numa_node_id(const struct nlru_engine *eng)
 {
 	return eng->cpu_node[this_cpu(eng)];
+}
+
+/* The engine's notion of now, in ns: the config's clock, or CLOCK_MONOTONIC. */
+static inline uint64_t engine_now_ns(const struct nlru_engine *eng)
+{
+	struct timespec ts;
+
+	if (eng->cfg.clock)
+		return eng->cfg.clock(eng->cfg.clock_arg);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 #define for_each_online_pgdat(pgdat, eng, nid)                                                     \

@@ -148,23 +148,35 @@ static bool prepare_kswapd_sleep(struct pglist_data *pgdat, int order, int class
 	return true;
 }
 
-/* Wait for a wakeup or the stop flag, at most @ms (0: without limit).  ks->lock held. */
-static bool kswapd_wait(struct kswapd_state *ks, long ms)
+/* A real-time wait of at most 1 ms, so the nap can follow the engine's (maybe fake) clock. */
+static void wait_a_tick(struct kswapd_state *ks)
 {
 	struct timespec deadline;
 
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_sec += ms / 1000;
-	deadline.tv_nsec += (ms % 1000) * NSEC_PER_MSEC;
+	deadline.tv_nsec += NSEC_PER_MSEC;
 	if (deadline.tv_nsec >= 1000 * NSEC_PER_MSEC) {
 		deadline.tv_sec++;
 		deadline.tv_nsec -= 1000 * NSEC_PER_MSEC;
 	}
+	pthread_cond_timedwait(&ks->wait, &ks->lock, &deadline);
+}
+
+/*
+ * Wait for a wakeup or the stop flag: at most @ms of the engine's clock, or without limit
+ * when @ms is 0.  Returns true when woken.  ks->lock held.
+ */
+static bool kswapd_wait(struct nlru_engine *eng, struct kswapd_state *ks, long ms)
+{
+	uint64_t start = engine_now_ns(eng);
+
 	while (!ks->woken && !atomic_load(&ks->stop)) {
 		if (!ms)
 			pthread_cond_wait(&ks->wait, &ks->lock);
-		else if (pthread_cond_timedwait(&ks->wait, &ks->lock, &deadline) == ETIMEDOUT)
+		else if (engine_now_ns(eng) - start >= (uint64_t)ms * NSEC_PER_MSEC)
 			break;
+		else
+			wait_a_tick(ks);
 	}
 	return ks->woken;
 }
@@ -185,7 +197,7 @@ static void kswapd_try_to_sleep(struct nlru_engine *eng, struct pglist_data *pgd
 	ks->waiting = true;
 	ks->woken = false;
 	if (prepare_kswapd_sleep(pgdat, reclaim_order, classzone_idx)) {
-		remaining = kswapd_wait(ks, eng->cfg.kswapd_nap_ms);
+		remaining = kswapd_wait(eng, ks, eng->cfg.kswapd_nap_ms);
 		if (remaining) {
 			/* Woken early: merge what we were doing into the new request. */
 			atomic_max(&ks->classzone_idx, classzone_idx);
@@ -193,7 +205,7 @@ static void kswapd_try_to_sleep(struct nlru_engine *eng, struct pglist_data *pgd
 		}
 	}
 	if (!remaining && prepare_kswapd_sleep(pgdat, reclaim_order, classzone_idx))
-		kswapd_wait(ks, 0);
+		kswapd_wait(eng, ks, 0);
 	else
 		count_vm_event(eng, remaining ? NLRU_KSWAPD_LOW_WMARK_HIT_QUICKLY
 					      : NLRU_KSWAPD_HIGH_WMARK_HIT_QUICKLY);

@@ -106,7 +106,7 @@ struct nlru_config {
 	const char *topology;
 	nlru_log_fn log; /* NULL: diagnostics are dropped */
 	void *log_arg;
-	nlru_clock_fn clock; /* NULL: CLOCK_MONOTONIC */
+	nlru_clock_fn clock; /* NULL: CLOCK_MONOTONIC; times kswapd's nap (and later policies) */
 	void *clock_arg;
 	/*
 	 * The swap file: NULL for a private file in $TMPDIR (or /tmp), removed as soon as it is
