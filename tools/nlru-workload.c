@@ -4,10 +4,13 @@
  *
  * Usage: nlru-workload [--set name=value]... [--topology DESC] [--pages N]
  * Each node is filled until the allocator says -ENOMEM (or N allocations), so the dumps show
- * the fast path, the fallback to other nodes and zones, and the slow path's counters.
+ * the fast path, the fallback to other nodes and zones, and the slow path's counters.  Then an
+ * anonymous region twice the engine's size is written and read back on every node, which
+ * drives kswapd, direct reclaim and the swap file; any mismatch fails the run.
  * Uses only the public API, like any embedder.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +88,36 @@ static int node_workload(struct nlru_engine *eng, int nid, long pages)
 	return r == -ENOMEM ? 0 : r;
 }
 
+/* Write a distinct word into every page of a region of 2x the engine, then check them all. */
+static int anon_workload(struct nlru_engine *eng, int nid, size_t pages)
+{
+	struct nlru_region *region;
+	long bad = 0;
+	int r = nlru_region_create(eng, pages, nid, &region);
+
+	for (size_t pass = 0; !r && pass < 2; pass++) {
+		for (size_t i = 0; i < pages && !r; i++) {
+			uint64_t *p;
+
+			r = nlru_region_pin(region, i, pass ? 0 : NLRU_PIN_WRITE, (void **)&p);
+			if (r)
+				break;
+			if (pass)
+				bad += p[i % 512] != (i * 2654435761u ^ (uint64_t)nid);
+			else
+				p[i % 512] = i * 2654435761u ^ (uint64_t)nid;
+			nlru_region_unpin(region, i);
+		}
+	}
+	if (!r)
+		r = nlru_region_destroy(region);
+	if (bad) {
+		fprintf(stderr, "nlru-workload: %ld pages came back from swap changed\n", bad);
+		return -EIO;
+	}
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	struct nlru_engine *eng;
@@ -103,6 +136,9 @@ int main(int argc, char **argv)
 	}
 	for (int nid = 0; nid < nlru_engine_nr_nodes(eng) && !r; nid++)
 		r = node_workload(eng, nid, pages);
+	for (int nid = 0; nid < nlru_engine_nr_nodes(eng) && !r; nid++)
+		r = anon_workload(eng, nid,
+				  2 * (size_t)cfg.node_mib * 256 * (size_t)nlru_engine_nr_nodes(eng));
 	if (!r) {
 		printf("# /proc/vmstat\n");
 		r = nlru_vmstat_dump(eng, stdout);
