@@ -169,3 +169,52 @@ Test(kswapd, destroy_while_kswapd_and_threads_are_busy)
 	cr_expect_gt(vmstat_value(eng, "pageoutrun"), 0, "kswapd ran");
 	destroy_engine(eng);
 }
+
+static _Atomic uint64_t fake_now;
+
+static uint64_t fake_clock(void *arg)
+{
+	return atomic_load(&fake_now);
+}
+
+static bool kswapd_waiting(struct kswapd_state *ks)
+{
+	bool waiting;
+
+	pthread_mutex_lock(&ks->lock);
+	waiting = ks->waiting;
+	pthread_mutex_unlock(&ks->lock);
+	return waiting;
+}
+
+/*
+ * With the engine clock stopped, the thread naps for ever after start-up; a wakeup during the
+ * nap is a "low watermark hit quickly".  Moving the clock on lets it go to full sleep.
+ */
+Test(kswapd, woken_during_the_nap_counts_low_wmark_hit_quickly)
+{
+	struct nlru_engine *eng;
+	struct nlru_config cfg;
+	static struct held normal, dma32;
+	struct kswapd_state *ks;
+
+	test_config(&cfg, 16, NULL);
+	cfg.clock = fake_clock;
+	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0);
+	ks = &NODE_DATA(eng, 0)->kswapd;
+	while (!kswapd_waiting(ks))
+		sched_yield();
+	drain_zone_to(eng, ZONE_NORMAL, (long)low_wmark_pages(zone_of(eng, ZONE_NORMAL)) - 1,
+		      &normal);
+	drain_zone_to(eng, ZONE_DMA32, (long)low_wmark_pages(zone_of(eng, ZONE_DMA32)) - 1,
+		      &dma32);
+	wakeup_kswapd(eng, zone_of(eng, ZONE_NORMAL), 0, ZONE_NORMAL);
+	while (vmstat_value(eng, "pageoutrun") == 0)
+		sched_yield();
+	cr_expect_eq(vmstat_value(eng, "kswapd_low_wmark_hit_quickly"), 1);
+	cr_expect_eq(vmstat_value(eng, "nlru_kswapd_wakeup"), 1);
+	give_back(&normal);
+	give_back(&dma32);
+	atomic_store(&fake_now, 1000000000ull);
+	destroy_engine(eng);
+}
