@@ -32,17 +32,25 @@ int cli_error(const char *fmt, ...)
 	return EXIT_INPUT;
 }
 
+const char *cli_dump_strerror(int err)
+{
+	if (err == -EMEDIUMTYPE)
+		return "a zoneinfo file, not a vmstat dump (use 'nlru-vmstat zoneinfo')";
+	if (err == -EBADMSG)
+		return "no 'name value' counter line found";
+	return input_strerror(err);
+}
+
 int cli_load_dump(struct vm_dump *d, const char *path)
 {
 	int err = dump_init(d, path);
 
 	if (!err)
 		err = dump_load(d, path, &cli_diag);
-	if (err == -EBADMSG)
-		return cli_error("%s: no 'name value' counter line found (a zoneinfo file? use "
-				 "'nlru-vmstat zoneinfo')", path);
-	if (err)
-		return cli_error("%s: %s", path, input_strerror(err));
+	if (err) {
+		dump_fini(d);
+		return cli_error("%s: %s", path, cli_dump_strerror(err));
+	}
 	return 0;
 }
 
@@ -52,6 +60,8 @@ int cli_load_zoneinfo(struct zoneinfo *zi, const char *path)
 
 	if (!err)
 		err = zoneinfo_load(zi, path, &cli_diag);
+	if (err)
+		zoneinfo_fini(zi);
 	if (err == -EBADMSG)
 		return cli_error("%s: no 'Node N, zone NAME' block found (a vmstat dump? use "
 				 "'nlru-vmstat show')", path);

@@ -21,7 +21,13 @@ extern const struct vm_diag cli_diag; /* prints "file:line: warning: ..." to std
 /* cli_error - "nlru-vmstat: " + message on stderr; returns EXIT_INPUT for `return cli_error()`. */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* cli_load_dump / cli_load_zoneinfo - load or explain why not.  0 or EXIT_INPUT. */
+/* cli_dump_strerror - a message for dump_load()'s errors. */
+const char *cli_dump_strerror(int err);
+
+/*
+ * cli_load_dump / cli_load_zoneinfo - load or explain why not (and leave nothing to free).
+ * 0 or EXIT_INPUT.
+ */
 int cli_load_dump(struct vm_dump *d, const char *path);
 int cli_load_zoneinfo(struct zoneinfo *zi, const char *path);
 

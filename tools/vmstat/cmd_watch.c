@@ -80,8 +80,6 @@ int cmd_watch(int argc, char **argv)
 	catch_signals();
 	err = watch_run(&o, &cli_diag, stdout);
 	if (err)
-		return cli_error("%s: %s", o.source,
-				 err == -EBADMSG ? "no 'name value' counter line found"
-						 : input_strerror(err));
+		return cli_error("%s: %s", o.source, cli_dump_strerror(err));
 	return EXIT_OK;
 }

@@ -288,6 +288,16 @@ int dump_parse(struct vm_dump *d, const char *buf, size_t len, const struct vm_d
 	return 0;
 }
 
+/* /proc/zoneinfo opens with "Node 0, zone"; its indented lines would parse as counters. */
+static int looks_like_zoneinfo(const char *buf, size_t len)
+{
+	while (len && (*buf == ' ' || *buf == '\n' || *buf == '\t')) {
+		buf++;
+		len--;
+	}
+	return len >= 5 && memcmp(buf, "Node ", 5) == 0;
+}
+
 int dump_load(struct vm_dump *d, const char *path, const struct vm_diag *diag)
 {
 	char *buf;
@@ -296,6 +306,10 @@ int dump_load(struct vm_dump *d, const char *path, const struct vm_diag *diag)
 
 	if (err)
 		return err;
+	if (looks_like_zoneinfo(buf, len)) {
+		free(buf);
+		return -EMEDIUMTYPE;
+	}
 	err = dump_parse(d, buf, len, diag);
 	free(buf);
 	if (!err && d->nr == 0)

@@ -69,8 +69,8 @@ int dump_parse(struct vm_dump *d, const char *buf, size_t len, const struct vm_d
 
 /*
  * dump_load - read and parse the file @path into an initialised dump.
- * Returns 0; the input_read() errors (-EISDIR, -ENODATA, -EILSEQ, -ENOENT, ...); or -EBADMSG
- * when the file held no counter line at all (e.g. a zoneinfo file given as a vmstat dump).
+ * Returns 0; the input_read() errors (-EISDIR, -ENODATA, -EILSEQ, -ENOENT, ...); -EMEDIUMTYPE
+ * for a zoneinfo file; or -EBADMSG when the file held no counter line at all.
  */
 int dump_load(struct vm_dump *d, const char *path, const struct vm_diag *diag);
 

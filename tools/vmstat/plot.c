@@ -77,7 +77,7 @@ static void gp_panel(FILE *f, const struct plot_rec *r, const uint32_t *sel, int
 		if (ni.kind != kind)
 			continue;
 		plot_gp_quote(r->names.v[sel[j]].name, q, sizeof(q));
-		fprintf(f, "%s%s using 1:%d with lines title %s", first ? "" : ", ", first ? dat : "''",
+		fprintf(f, "%s%s using 1:%d with linespoints pointsize 0.6 title %s", first ? "" : ", ", first ? dat : "''",
 			j + 2, q);
 		first = 0;
 	}

@@ -145,6 +145,17 @@ static int add_field(struct zi_parser *p, struct vm_dump *d, const char *name, s
 	return err;
 }
 
+static int is_trailer(const char *key, size_t klen)
+{
+	static const char *const keys[] = {"node_unreclaimable", "all_unreclaimable", "start_pfn",
+					   "inactive_ratio", "node_inactive_ratio"};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strlen(keys[i]) == klen && memcmp(keys[i], key, klen) == 0)
+			return 1;
+	return 0;
+}
+
 /* "key: value" lines: pagesets, stat thresholds, protection, and the zone's trailer. */
 static int colon_line(struct zi_parser *p, const char *s, size_t len, const char *colon)
 {
@@ -162,8 +173,12 @@ static int colon_line(struct zi_parser *p, const char *s, size_t len, const char
 		malformed(p, why);
 		return 0;
 	}
-	/* Per-CPU pagesets and "vm stats threshold:" carry nothing the summary shows. */
-	if (p->state == ZS_PAGESETS || memchr(s, ' ', klen) || p->state == ZS_NODE_STATS)
+	/*
+	 * Per-CPU pagesets and "vm stats threshold:" carry nothing the summary shows; the zone's
+	 * trailer (start_pfn:, node_unreclaimable:, ...) follows the pagesets and is kept.
+	 */
+	if (memchr(s, ' ', klen) || p->state == ZS_NODE_STATS ||
+	    (p->state == ZS_PAGESETS && !is_trailer(s, klen)))
 		return 0;
 	return add_field(p, &cur_zone(p)->fields, s, klen, v);
 }
@@ -291,7 +306,8 @@ int zoneinfo_zone_lru(const struct zi_zone *z, int lru, int64_t *v)
 	snprintf(name, sizeof(name), "nr_zone_%s", zoneinfo_lru_names[lru]);
 	if (dump_get(&z->fields, name, v) == 0)
 		return 0;
-	return dump_get(&z->fields, name + 5, v); /* 4.7: "nr_inactive_anon" per zone */
+	snprintf(name, sizeof(name), "nr_%s", zoneinfo_lru_names[lru]); /* 4.7 zone item */
+	return dump_get(&z->fields, name, v);
 }
 
 int zoneinfo_node_lru(const struct zoneinfo *zi, const struct zi_node *n, int lru, int64_t *v)

@@ -137,11 +137,12 @@ static void print_json(const struct zoneinfo *zi, FILE *f)
 	fputs("]}\n", f);
 }
 
-static void csv_val(FILE *f, int ok, int64_t v)
+/* @err is the lookup's result; the value is read only after the lookup has filled it. */
+static void csv_val(FILE *f, int err, const int64_t *v)
 {
 	fputc(',', f);
-	if (ok)
-		fprintf(f, "%" PRId64, v);
+	if (!err)
+		fprintf(f, "%" PRId64, *v);
 }
 
 /* One row per zone, and one per node (zone column empty) carrying only the node's LRU sizes. */
@@ -161,7 +162,7 @@ static void print_csv(const struct zoneinfo *zi, FILE *f)
 		for (size_t c = 0; c < NR_ZONE_COLS; c++)
 			fputc(',', f);
 		for (int l = 0; l < ZI_NR_LRU; l++)
-			csv_val(f, zoneinfo_node_lru(zi, nd, l, &v) == 0, v);
+			csv_val(f, zoneinfo_node_lru(zi, nd, l, &v), &v);
 		fputc('\n', f);
 		for (size_t z = 0; z < zi->nr_zones; z++) {
 			const struct zi_zone *zz = &zi->zones[z];
@@ -171,9 +172,9 @@ static void print_csv(const struct zoneinfo *zi, FILE *f)
 			fprintf(f, "%d,", nd->id);
 			out_csv_str(f, zz->name);
 			for (size_t c = 0; c < NR_ZONE_COLS; c++)
-				csv_val(f, dump_get(&zz->fields, zone_cols[c], &v) == 0, v);
+				csv_val(f, dump_get(&zz->fields, zone_cols[c], &v), &v);
 			for (int l = 0; l < ZI_NR_LRU; l++)
-				csv_val(f, zoneinfo_zone_lru(zz, l, &v) == 0, v);
+				csv_val(f, zoneinfo_zone_lru(zz, l, &v), &v);
 			fputc('\n', f);
 		}
 	}
