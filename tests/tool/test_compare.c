@@ -262,7 +262,7 @@ Test(compare, missing_counters_print_a_dash_not_zero)
 	dump_from(&b, "pgfault 10\npgscan_kswapd 5\npgsteal_kswapd 5\n", NULL);
 	dump_from(&a, "pgfault 30\npgmajfault 1\npgscan_kswapd 5\npgsteal_kswapd 5\n", NULL);
 	cr_assert_eq(compare_build(&run, 1, 0, &diag, &t), 0);
-	expect_missing(&t, "Minor Faults", 0);       /* pgmajfault only in AFTER */
+	expect_missing(&t, "Minor Faults", 0); /* pgmajfault only in AFTER */
 	expect_missing(&t, "Major Faults", 0);
 	expect_missing(&t, "Kswapd velocity", 0);    /* elapsed unknown */
 	expect_int(&t, "Kswapd efficiency", 0, 100); /* K_scan = 0 -> 100 */

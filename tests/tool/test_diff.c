@@ -51,7 +51,8 @@ Test(diff, text_shows_rates_dashes_and_flags)
 	struct capture cap;
 	const char *out;
 
-	dump_from(&b, "nr_free_pages 100\npgfault 10\npgscan_kswapd 50\nsame 3\nold_only 1\n", NULL);
+	dump_from(&b, "nr_free_pages 100\npgfault 10\npgscan_kswapd 50\nsame 3\nold_only 1\n",
+		  NULL);
 	dump_from(&a, "nr_free_pages 80\npgfault 25\npgscan_kswapd 40\nsame 3\nnew_only 2\n", NULL);
 	capture_open(&cap);
 	cr_assert_eq(diff_print(&b, &a, &o, OUT_TEXT, cap.f), 0);
@@ -63,7 +64,8 @@ Test(diff, text_shows_rates_dashes_and_flags)
 	cr_expect_not_null(strstr(out, "new_only                                                -"),
 			   "%s", out);
 	cr_expect_not_null(strstr(out, "only in BEFORE"), "%s", out);
-	cr_expect_null(strstr(out, "same"), "unchanged counters are hidden without --all:\n%s", out);
+	cr_expect_null(strstr(out, "same"), "unchanged counters are hidden without --all:\n%s",
+		       out);
 	free(cap.buf);
 	dump_fini(&b);
 	dump_fini(&a);

@@ -1,4 +1,5 @@
-/* Counter knowledge: help text reused from vmstat_items.h, kinds, groups, cross-kernel spellings. */
+/* Counter knowledge: help text reused from vmstat_items.h, kinds, groups, cross-kernel spellings.
+ */
 #include <nodelru/vmstat_items.h>
 
 #include "helpers.h"

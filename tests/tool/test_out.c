@@ -51,11 +51,13 @@ Test(out, show_groups_and_explains)
 	out = capture_close(&cap);
 	cr_expect_not_null(strstr(out, "allocation:\n"), "%s", out);
 	cr_expect_not_null(strstr(out, "per-zone:\n"), "%s", out);
-	cr_expect_not_null(strstr(out, "  pgscan_kswapd_normal                     11000  inactive list "
-				       "pages scanned by kswapd [part of pgscan_kswapd]\n"),
+	cr_expect_not_null(strstr(out,
+				  "  pgscan_kswapd_normal                     11000  inactive list "
+				  "pages scanned by kswapd [part of pgscan_kswapd]\n"),
 			   "%s", out);
-	cr_expect_not_null(strstr(out, "  mystery_counter                              3  (unknown to "
-				       "nlru-vmstat)\n"),
+	cr_expect_not_null(strstr(out,
+				  "  mystery_counter                              3  (unknown to "
+				  "nlru-vmstat)\n"),
 			   "%s", out);
 	free(cap.buf);
 	capture_open(&cap);
@@ -68,8 +70,9 @@ Test(out, show_groups_and_explains)
 	capture_open(&cap);
 	show_print(&d, OUT_JSON, cap.f);
 	out = capture_close(&cap);
-	cr_expect_not_null(strstr(out, "{\"name\":\"mystery_counter\",\"value\":3,\"kind\":\"event\","
-				       "\"group\":\"other\",\"help\":null,\"part_of\":null}"),
+	cr_expect_not_null(strstr(out,
+				  "{\"name\":\"mystery_counter\",\"value\":3,\"kind\":\"event\","
+				  "\"group\":\"other\",\"help\":null,\"part_of\":null}"),
 			   "%s", out);
 	free(cap.buf);
 	dump_fini(&d);

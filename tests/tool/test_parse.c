@@ -1,4 +1,5 @@
-/* The dump parser and file input: fixtures of 4.7, 4.8, 6.x and the engine, bad lines, bad files. */
+/* The dump parser and file input: fixtures of 4.7, 4.8, 6.x and the engine, bad lines, bad files.
+ */
 #include <errno.h>
 #include <sys/stat.h>
 
@@ -104,8 +105,9 @@ Test(parse, malformed_lines_are_reported_with_line_and_skipped)
 	cr_expect_not_null(strstr(log.text, "3: value is not a number"), "%s", log.text);
 	cr_expect_not_null(strstr(log.text, "4: trailing text"), "%s", log.text);
 	cr_expect_not_null(strstr(log.text, "5: bad counter name"), "%s", log.text);
-	cr_expect_not_null(strstr(log.text, "8: duplicate counter 'nr_free_pages' (first at line 1)"),
-			   "%s", log.text);
+	cr_expect_not_null(
+	    strstr(log.text, "8: duplicate counter 'nr_free_pages' (first at line 1)"), "%s",
+	    log.text);
 	cr_expect_eq(dump_get(&d, "nr_free_pages", &v), 0);
 	cr_expect_eq(v, 10, "the first of two duplicates is kept");
 	cr_expect_eq(dump_get(&d, "brand_new_counter", &v), 0);
@@ -163,7 +165,8 @@ Test(parse, many_counters_grow_the_index)
 
 Test(parse, bad_files_get_a_clear_error)
 {
-	static const char bin[] = "nr_free_pages 1\n\x7f" "ELF\x02\x01";
+	static const char bin[] = "nr_free_pages 1\n\x7f"
+				  "ELF\x02\x01";
 	char dir[64], path[128];
 	struct vm_dump d;
 

@@ -158,8 +158,10 @@ Test(plot, counters_data_and_script)
 	cr_expect_not_null(strstr(gp, "set terminal svg"), "%s", gp);
 	cr_expect_not_null(strstr(gp, "it''s.svg'"), "quote doubled for gnuplot:\n%s", gp);
 	cr_expect_not_null(strstr(gp, "set multiplot layout 2,1"), "%s", gp);
-	cr_expect_not_null(strstr(gp, "using 1:2 with linespoints pointsize 0.6 title 'pgscan_kswapd'"), "%s", gp);
-	cr_expect_not_null(strstr(gp, "using 1:3 with linespoints pointsize 0.6 title 'nr_free_pages'"), "%s", gp);
+	cr_expect_not_null(
+	    strstr(gp, "using 1:2 with linespoints pointsize 0.6 title 'pgscan_kswapd'"), "%s", gp);
+	cr_expect_not_null(
+	    strstr(gp, "using 1:3 with linespoints pointsize 0.6 title 'nr_free_pages'"), "%s", gp);
 	free(dat);
 	free(gp);
 	plot_rec_fini(&rec);
@@ -171,8 +173,8 @@ Test(plot, recording_errors)
 	static const char bad[] = "time,name,value,delta\n"
 				  "0.000,pgfault,1,\n" /* 2: before any @sample */
 				  "0.000,@sample,0,\n"
-				  "x,pgfault,1,\n"     /* 4: bad time */
-				  "1.0,pgfault\n";     /* 5: no value */
+				  "x,pgfault,1,\n" /* 4: bad time */
+				  "1.0,pgfault\n"; /* 5: no value */
 	struct diag_log log;
 	struct vm_diag diag = diag_for(&log);
 	const char *missing = NULL;
@@ -184,9 +186,9 @@ Test(plot, recording_errors)
 	cr_expect_eq(rec.nr_malformed, 3, "%s", log.text);
 	cr_expect_not_null(strstr(log.text, "2: counter row before the first @sample"), "%s",
 			   log.text);
-	cr_expect_eq(plot_rec_select(&rec, (const char *const[]){"pgscan_kswapd", NULL}, sel,
-				     &missing),
-		     -ENOENT);
+	cr_expect_eq(
+	    plot_rec_select(&rec, (const char *const[]){"pgscan_kswapd", NULL}, sel, &missing),
+	    -ENOENT);
 	cr_expect_str_eq(missing, "pgscan_kswapd");
 	cr_expect_eq(plot_rec_select(&rec, NULL, sel, NULL), 0, "nothing changed");
 	plot_rec_fini(&rec);

@@ -38,10 +38,10 @@ static double fake_clock(void *arg)
 }
 
 static const char *const later[] = {
-	"nr_free_pages 90\npgfault 15\npgscan_kswapd 0\n",
-	"nr_free_pages 90\npgfault 15\npgscan_kswapd 0\n",
-	"nr_free_pages 70\npgfault 45\npgscan_kswapd 8\nnlru_pcp_drain 1\n",
-	NULL,
+    "nr_free_pages 90\npgfault 15\npgscan_kswapd 0\n",
+    "nr_free_pages 90\npgfault 15\npgscan_kswapd 0\n",
+    "nr_free_pages 70\npgfault 45\npgscan_kswapd 8\nnlru_pcp_drain 1\n",
+    NULL,
 };
 
 static const char *run(enum out_fmt fmt, long count, char *dir, struct capture *cap)
@@ -65,17 +65,19 @@ Test(watch, text_reports_only_what_changed)
 	const char *out = run(OUT_TEXT, 3, dir, &cap);
 
 	cr_expect(strncmp(out, "sample 0: 3 counters from /tmp/", 31) == 0, "%s", out);
-	cr_expect_not_null(strstr(out, "sample 1 at 1.000 s (+1.000 s):\n"
-				       "  nr_free_pages                                      90 (-10)\n"
-				       "  pgfault                                            +5 "
-				       "           5.0/s\n"),
+	cr_expect_not_null(strstr(out,
+				  "sample 1 at 1.000 s (+1.000 s):\n"
+				  "  nr_free_pages                                      90 (-10)\n"
+				  "  pgfault                                            +5 "
+				  "           5.0/s\n"),
 			   "%s", out);
 	cr_expect_not_null(strstr(out, "sample 2 at 2.000 s (+1.000 s):\n  (no change)\n"), "%s",
 			   out);
 	cr_expect_not_null(strstr(out, "  pgscan_kswapd                                      +8"),
 			   "%s", out);
-	cr_expect_not_null(strstr(out, "  nlru_pcp_drain                                      1 (new)"),
-			   "%s", out);
+	cr_expect_not_null(
+	    strstr(out, "  nlru_pcp_drain                                      1 (new)"), "%s",
+	    out);
 	free(cap.buf);
 	scratch_remove(dir, (const char *const[]){"stats", NULL});
 }
@@ -134,12 +136,14 @@ Test(watch, json_lines)
 	char dir[64];
 	const char *out = run(OUT_JSON, 1, dir, &cap);
 
-	cr_expect_not_null(strstr(out, "{\"sample\":0,\"time\":0.000,\"counters\":{\"nr_free_pages\":"
-				       "{\"value\":100,\"delta\":null},"),
+	cr_expect_not_null(strstr(out,
+				  "{\"sample\":0,\"time\":0.000,\"counters\":{\"nr_free_pages\":"
+				  "{\"value\":100,\"delta\":null},"),
 			   "%s", out);
-	cr_expect_not_null(strstr(out, "{\"sample\":1,\"time\":1.000,\"counters\":{\"nr_free_pages\":"
-				       "{\"value\":90,\"delta\":-10},\"pgfault\":{\"value\":15,"
-				       "\"delta\":5}}}\n"),
+	cr_expect_not_null(strstr(out,
+				  "{\"sample\":1,\"time\":1.000,\"counters\":{\"nr_free_pages\":"
+				  "{\"value\":90,\"delta\":-10},\"pgfault\":{\"value\":15,"
+				  "\"delta\":5}}}\n"),
 			   "%s", out);
 	free(cap.buf);
 	scratch_remove(dir, (const char *const[]){"stats", NULL});

@@ -95,16 +95,16 @@ Test(zoneinfo, linux_6x_and_the_live_file)
 
 Test(zoneinfo, malformed_lines_are_reported_and_skipped)
 {
-	static const char text[] = "  pages free 5\n"           /* 1: outside any zone */
+	static const char text[] = "  pages free 5\n" /* 1: outside any zone */
 				   "Node 0, zone   Normal\n"
 				   "  pages free     100\n"
-				   "        min      x\n"            /* 4: not a number */
+				   "        min      x\n" /* 4: not a number */
 				   "        low      20\n"
-				   "        low      21\n"            /* 6: repeated */
-				   "Node zero, zone DMA\n"            /* 7: bad header */
-				   "        high     9\n"             /* 8: belongs to no zone */
+				   "        low      21\n" /* 6: repeated */
+				   "Node zero, zone DMA\n" /* 7: bad header */
+				   "        high     9\n"  /* 8: belongs to no zone */
 				   "Node 1, zone DMA32\n"
-				   "        high     30\n";           /* 10: before "pages free" */
+				   "        high     30\n"; /* 10: before "pages free" */
 	struct diag_log log;
 	struct vm_diag diag = diag_for(&log);
 	struct zoneinfo zi;
@@ -137,8 +137,8 @@ Test(zoneinfo, summary_text_and_csv)
 	cr_expect_not_null(strstr(out, "Node 1  LRU pages: inactive_anon 7 active_anon 9 "
 				       "inactive_file 100000 active_file 50000 unevictable 0\n"),
 			   "%s", out);
-	cr_expect_not_null(strstr(out, "  DMA32         700000        7300        9125       10950"),
-			   "%s", out);
+	cr_expect_not_null(
+	    strstr(out, "  DMA32         700000        7300        9125       10950"), "%s", out);
 	free(cap.buf);
 	capture_open(&cap);
 	zoneinfo_print(&zi, OUT_CSV, cap.f);

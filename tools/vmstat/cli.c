@@ -64,7 +64,8 @@ int cli_load_zoneinfo(struct zoneinfo *zi, const char *path)
 		zoneinfo_fini(zi);
 	if (err == -EBADMSG)
 		return cli_error("%s: no 'Node N, zone NAME' block found (a vmstat dump? use "
-				 "'nlru-vmstat show')", path);
+				 "'nlru-vmstat show')",
+				 path);
 	if (err)
 		return cli_error("%s: %s", path, input_strerror(err));
 	return 0;

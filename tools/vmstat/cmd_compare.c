@@ -14,10 +14,10 @@
 enum { OPT_JSON = 256, OPT_CSV, OPT_EXTENDED };
 
 static const struct option opts[] = {
-	{"json", no_argument, NULL, OPT_JSON},
-	{"csv", no_argument, NULL, OPT_CSV},
-	{"extended", no_argument, NULL, OPT_EXTENDED},
-	{NULL, 0, NULL, 0},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"csv", no_argument, NULL, OPT_CSV},
+    {"extended", no_argument, NULL, OPT_EXTENDED},
+    {NULL, 0, NULL, 0},
 };
 
 struct run_arg {

@@ -17,12 +17,14 @@
 
 enum { OPT_JSON = 256, OPT_CSV, OPT_PNG, OPT_SVG, OPT_NO_RUN, OPT_COUNTER };
 
+/* clang-format off */
 static const struct option opts[] = {
 	{"json", no_argument, NULL, OPT_JSON},       {"csv", no_argument, NULL, OPT_CSV},
 	{"png", no_argument, NULL, OPT_PNG},         {"svg", no_argument, NULL, OPT_SVG},
 	{"no-run", no_argument, NULL, OPT_NO_RUN},   {"counter", required_argument, NULL, OPT_COUNTER},
 	{"output", required_argument, NULL, 'o'},    {NULL, 0, NULL, 0},
 };
+/* clang-format on */
 
 struct plot_args {
 	enum out_fmt fmt;
@@ -111,7 +113,9 @@ static int plot_counters(const struct plot_args *a, const char *rec_path)
 	if (err) {
 		plot_rec_fini(&r);
 		return cli_error("%s: %s", rec_path,
-				 err == -EBADMSG ? "no " "@sample" " row: not a 'watch --csv' recording"
+				 err == -EBADMSG ? "no "
+						   "@sample"
+						   " row: not a 'watch --csv' recording"
 						 : input_strerror(err));
 	}
 	n = plot_rec_select(&r, a->nwant ? a->want : NULL, sel, &missing);
@@ -119,7 +123,8 @@ static int plot_counters(const struct plot_args *a, const char *rec_path)
 		err = cli_error("%s: no counter '%s' in the recording", rec_path, missing);
 	else if (n <= 0)
 		err = cli_error("%s: no counter changed during the recording; name some with "
-				"--counter", rec_path);
+				"--counter",
+				rec_path);
 	else if ((err = plot_counters_write(&r, sel, n, prefix, (enum plot_fmt)a->img)))
 		err = cli_error("%s: %s", prefix, input_strerror(err));
 	plot_rec_fini(&r);

@@ -18,6 +18,7 @@
 #include "names.h"
 #include "wrap.h"
 
+/* clang-format off */
 enum q {
 	Q_PGFAULT, Q_PGMAJFAULT, Q_PSWPIN, Q_PSWPOUT, Q_ALLOCSTALL,
 	Q_STALL_DMA, Q_STALL_DMA32, Q_STALL_NORMAL, Q_STALL_MOVABLE,
@@ -129,6 +130,7 @@ static const struct row_def rows[] = {
 };
 
 #define NR_ROWS (sizeof(rows) / sizeof(rows[0]))
+/* clang-format on */
 
 struct quant {
 	int ok;
@@ -210,8 +212,8 @@ static struct cmp_cell eval_row(const struct row_def *d, const struct quant *q, 
 	case OP_PCT_DIRECT:
 		if (a.ok && b.ok)
 			set_pct(&c, (double)a.v + (double)b.v == 0.0
-					    ? 0.0
-					    : (double)a.v * 100.0 / ((double)a.v + (double)b.v));
+					? 0.0
+					: (double)a.v * 100.0 / ((double)a.v + (double)b.v));
 		break;
 	}
 	return c;
@@ -241,10 +243,11 @@ size_t delta_check_down(const struct vm_dump *before, const struct vm_dump *afte
 		names_lookup(a->name, &ni);
 		if (ni.kind != VM_EVENT)
 			continue;
-		diag_report(diag, after->path, a->line,
-			    "counter '%s' went down from %" PRId64 " to %" PRId64
-			    " (a reboot or restart between the dumps, or BEFORE and AFTER swapped?)",
-			    a->name, b->value, a->value);
+		diag_report(
+		    diag, after->path, a->line,
+		    "counter '%s' went down from %" PRId64 " to %" PRId64
+		    " (a reboot or restart between the dumps, or BEFORE and AFTER swapped?)",
+		    a->name, b->value, a->value);
 		if (names && n < max)
 			names[n] = a->name;
 		n++;

@@ -127,8 +127,7 @@ static void print_csv(const struct cmp_table *t, const struct cmp_run *runs, FIL
 	}
 }
 
-void compare_print(const struct cmp_table *t, const struct cmp_run *runs, enum out_fmt fmt,
-		   FILE *f)
+void compare_print(const struct cmp_table *t, const struct cmp_run *runs, enum out_fmt fmt, FILE *f)
 {
 	if (fmt == OUT_JSON)
 		print_json(t, runs, f);

@@ -4,8 +4,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-void diag_report(const struct vm_diag *diag, const char *path, unsigned int line,
-		 const char *fmt, ...)
+void diag_report(const struct vm_diag *diag, const char *path, unsigned int line, const char *fmt,
+		 ...)
 {
 	char msg[256];
 	va_list ap;

@@ -13,7 +13,7 @@ struct vm_diag {
 	void *arg;
 };
 
-void diag_report(const struct vm_diag *diag, const char *path, unsigned int line,
-		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void diag_report(const struct vm_diag *diag, const char *path, unsigned int line, const char *fmt,
+		 ...) __attribute__((format(printf, 4, 5)));
 
 #endif /* NODELRU_TOOLS_VMSTAT_DIAG_H */

@@ -94,7 +94,8 @@ static void text_rows(const struct diff_row *rows, long n, enum vm_kind kind,
 		if (!header++)
 			fprintf(f, "%-40s %16s %16s %16s%s\n",
 				kind == VM_EVENT ? "events" : "state", "before", "after",
-				kind == VM_EVENT ? "delta" : "change", rates ? "          per-sec" : "");
+				kind == VM_EVENT ? "delta" : "change",
+				rates ? "          per-sec" : "");
 		fprintf(f, "%-40s", r->name);
 		text_num(f, r->has_before, r->before);
 		text_num(f, r->has_after, r->after);
@@ -142,9 +143,9 @@ static void json_rows(const struct diff_row *rows, long n, const struct diff_opt
 		json_opt(f, both, r->delta);
 		fputs(",\"per_second\":", f);
 		out_json_num(f, both && rates && r->kind == VM_EVENT ? (double)r->delta / o->elapsed
-								      : NAN);
-		fprintf(f, ",\"flag\":%s%s%s}", r->flag ? "\"" : "", r->flag ? flag_key(r->flag) : "null",
-			r->flag ? "\"" : "");
+								     : NAN);
+		fprintf(f, ",\"flag\":%s%s%s}", r->flag ? "\"" : "",
+			r->flag ? flag_key(r->flag) : "null", r->flag ? "\"" : "");
 	}
 	fputs("]}\n", f);
 }
@@ -180,8 +181,8 @@ static void csv_rows(const struct diff_row *rows, long n, const struct diff_opts
 	}
 }
 
-int diff_print(const struct vm_dump *before, const struct vm_dump *after,
-	       const struct diff_opts *o, enum out_fmt fmt, FILE *f)
+int diff_print(const struct vm_dump *before, const struct vm_dump *after, const struct diff_opts *o,
+	       enum out_fmt fmt, FILE *f)
 {
 	struct diff_row *rows;
 	long n = diff_rows(before, after, &rows);

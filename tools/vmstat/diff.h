@@ -39,7 +39,7 @@ struct diff_opts {
 };
 
 /* diff_print - the rows of diff_rows() as a table, JSON or CSV.  Returns 0 or -ENOMEM. */
-int diff_print(const struct vm_dump *before, const struct vm_dump *after,
-	       const struct diff_opts *o, enum out_fmt fmt, FILE *f);
+int diff_print(const struct vm_dump *before, const struct vm_dump *after, const struct diff_opts *o,
+	       enum out_fmt fmt, FILE *f);
 
 #endif /* NODELRU_TOOLS_VMSTAT_DIFF_H */

@@ -98,8 +98,7 @@ static int reserve(struct vm_dump *d)
 	return 0;
 }
 
-int dump_add(struct vm_dump *d, const char *name, size_t name_len, int64_t value,
-	     unsigned int line)
+int dump_add(struct vm_dump *d, const char *name, size_t name_len, int64_t value, unsigned int line)
 {
 	struct vm_counter *c;
 	size_t slot;
@@ -196,8 +195,8 @@ int dump_parse_value(const char *s, size_t len, int64_t *value, const char **why
 	return parse_value(s, len, value, why);
 }
 
-int dump_parse_line(const char *s, size_t len, const char **name, size_t *name_len,
-		    int64_t *value, const char **why)
+int dump_parse_line(const char *s, size_t len, const char **name, size_t *name_len, int64_t *value,
+		    const char **why)
 {
 	size_t i = 0, n0, v0;
 
@@ -262,8 +261,9 @@ static int parse_one(struct vm_dump *d, const char *s, size_t len, unsigned int 
 		tmp[nlen] = '\0';
 		first = dump_find(d, tmp);
 		d->nr_malformed++;
-		diag_report(diag, d->path, line, "duplicate counter '%s' (first at line %u); line skipped",
-			    tmp, first ? first->line : 0);
+		diag_report(diag, d->path, line,
+			    "duplicate counter '%s' (first at line %u); line skipped", tmp,
+			    first ? first->line : 0);
 		return 0;
 	}
 	return r;

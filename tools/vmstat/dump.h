@@ -24,11 +24,11 @@ struct vm_counter {
 };
 
 struct vm_dump {
-	char *path;            /* where it came from, for messages; may be NULL */
-	struct vm_counter *v;  /* counters in file order */
+	char *path;           /* where it came from, for messages; may be NULL */
+	struct vm_counter *v; /* counters in file order */
 	size_t nr, cap;
-	uint32_t *index;       /* open addressing: slot holds position + 1, 0 is empty */
-	size_t index_cap;      /* power of two, at least twice nr */
+	uint32_t *index;           /* open addressing: slot holds position + 1, 0 is empty */
+	size_t index_cap;          /* power of two, at least twice nr */
 	unsigned int nr_malformed; /* lines reported and skipped by dump_parse */
 };
 
@@ -51,8 +51,8 @@ int dump_get(const struct vm_dump *d, const char *name, int64_t *value);
  * Returns 1 and fills *@name, *@name_len and *@value for a counter line, 0 for a blank or '#'
  * comment line, or -EINVAL with a reason in *@why for a malformed one.
  */
-int dump_parse_line(const char *s, size_t len, const char **name, size_t *name_len,
-		    int64_t *value, const char **why);
+int dump_parse_line(const char *s, size_t len, const char **name, size_t *name_len, int64_t *value,
+		    const char **why);
 
 /*
  * dump_parse_value - parse the integer in @s (@len bytes, blanks around it allowed) as

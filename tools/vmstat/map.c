@@ -9,6 +9,7 @@
 
 #include "wrap.h"
 
+/* clang-format off */
 #define ZONES_(p) p "_dma", p "_dma32", p "_normal", p "_high", p "_movable"
 
 static const struct map_entry map[NR_MAP] = {
@@ -41,6 +42,7 @@ static const struct map_entry map[NR_MAP] = {
 				     "workingset_restore_file"},
 				    "5.7 one counter; 5.9 and later split anon/file; absent in 4.x"},
 };
+/* clang-format on */
 
 const struct map_entry *map_get(enum map_id id)
 {
@@ -65,7 +67,8 @@ int map_sum(const struct vm_dump *d, const char *const *parts, int64_t *sum)
 		int64_t v;
 
 		if (dump_get(d, *parts, &v) == 0) {
-			/* Wrap like the kernel's unsigned long does rather than trap on overflow. */
+			/* Wrap like the kernel's unsigned long does rather than trap on overflow.
+			 */
 			*sum = wrap_add(*sum, v);
 			found++;
 		}

@@ -20,6 +20,7 @@ struct item {
 	unsigned char zoned; /* PLAIN, ZONED (only name_<zone>), ZONED_SUM (both forms) */
 };
 
+/* clang-format off */
 #define NAMES_STATE_(e, n, h) {n, h, VM_STATE, PLAIN},
 #define NAMES_EVENT_(e, n, h) {n, h, VM_EVENT, PLAIN},
 #define NAMES_ZONED_(e, n, h) {n, h, VM_EVENT, ZONED},
@@ -164,6 +165,7 @@ static const struct prefix_rule group_rules[] = {
 
 static const char *const zone_suffixes[] = {"_dma", "_dma32", "_normal", "_high", "_movable",
 					    "_device"};
+/* clang-format on */
 
 unsigned int names_zone_suffix(const char *name)
 {

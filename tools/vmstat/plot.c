@@ -77,8 +77,8 @@ static void gp_panel(FILE *f, const struct plot_rec *r, const uint32_t *sel, int
 		if (ni.kind != kind)
 			continue;
 		plot_gp_quote(r->names.v[sel[j]].name, q, sizeof(q));
-		fprintf(f, "%s%s using 1:%d with linespoints pointsize 0.6 title %s", first ? "" : ", ", first ? dat : "''",
-			j + 2, q);
+		fprintf(f, "%s%s using 1:%d with linespoints pointsize 0.6 title %s",
+			first ? "" : ", ", first ? dat : "''", j + 2, q);
 		first = 0;
 	}
 	fputc('\n', f);
@@ -110,7 +110,8 @@ static void counters_script(FILE *f, const struct plot_rec *r, const uint32_t *s
 			continue;
 		gp_terminal(f, prefix, (enum plot_fmt)one);
 		fputs("set datafile missing '?'\nset key outside right\nset xlabel 'seconds'\n"
-		      "set grid\n", f);
+		      "set grid\n",
+		      f);
 		fprintf(f, "set multiplot layout %d,1\n", (nev > 0) + (nst > 0));
 		if (nev)
 			gp_panel(f, r, sel, nsel, VM_EVENT, dat, "event counters (per second)");
@@ -160,8 +161,8 @@ static void counters_data(FILE *f, const struct plot_rec *r, const uint32_t *sel
 	}
 }
 
-int plot_counters_write(const struct plot_rec *r, const uint32_t *sel, int nsel,
-			const char *prefix, enum plot_fmt fmt)
+int plot_counters_write(const struct plot_rec *r, const uint32_t *sel, int nsel, const char *prefix,
+			enum plot_fmt fmt)
 {
 	int err;
 	FILE *f;
@@ -196,7 +197,8 @@ static void stutter_script(FILE *f, const struct stutter_samples *s, const char 
 		fprintf(f, "set title 'stutter: mmap latency distribution, %llu samples'\n",
 			(unsigned long long)s->total);
 		fputs("set xlabel 'latency (ms)'\nset ylabel 'samples at or below (%)'\n"
-		      "set yrange [0:100]\nset grid\nset key off\n", f);
+		      "set yrange [0:100]\nset grid\nset key off\n",
+		      f);
 		/* A log axis cannot hold the zero latencies the probe clamps to. */
 		if (s->nr && s->g[0].ns > 0)
 			fputs("set logscale x\n", f);

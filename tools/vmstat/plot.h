@@ -55,8 +55,8 @@ int plot_rec_select(const struct plot_rec *r, const char *const *want, uint32_t 
  * plot_counters_write - PREFIX.dat (time, then one column per counter: a rate per second for
  * events, the value for state counters) and PREFIX.gp.  0 or -errno of the writes.
  */
-int plot_counters_write(const struct plot_rec *r, const uint32_t *sel, int nsel,
-			const char *prefix, enum plot_fmt fmt);
+int plot_counters_write(const struct plot_rec *r, const uint32_t *sel, int nsel, const char *prefix,
+			enum plot_fmt fmt);
 
 /* plot_stutter_write - PREFIX.dat (latency ms, cumulative %) and PREFIX.gp for @s (sorted). */
 int plot_stutter_write(const struct stutter_samples *s, const char *prefix, enum plot_fmt fmt);

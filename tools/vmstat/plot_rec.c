@@ -64,7 +64,8 @@ static int add_change(struct plot_rec *r, const char *name, size_t nlen, int64_t
 		r->ch = nc;
 		r->cap_ch = ncap;
 	}
-	r->ch[r->nr_ch++] = (struct plot_change){(uint32_t)(r->nr_samples - 1), (uint32_t)idx, value};
+	r->ch[r->nr_ch++] =
+	    (struct plot_change){(uint32_t)(r->nr_samples - 1), (uint32_t)idx, value};
 	return 0;
 }
 
@@ -113,8 +114,8 @@ static int parse_row(struct plot_rec *r, const char *s, size_t len, const char *
 		len--;
 	if (len == 0 || (line == 1 && len >= 5 && memcmp(s, "time,", 5) == 0))
 		return 0;
-	if (field(s, len, 0, &ft, &lt) || field(s, len, 1, &fn, &ln) || field(s, len, 2, &fv, &lv) ||
-	    parse_time(ft, lt, &t) || ln == 0 || ln > DUMP_NAME_MAX ||
+	if (field(s, len, 0, &ft, &lt) || field(s, len, 1, &fn, &ln) ||
+	    field(s, len, 2, &fv, &lv) || parse_time(ft, lt, &t) || ln == 0 || ln > DUMP_NAME_MAX ||
 	    dump_parse_value(fv, lv, &v, &why)) {
 		bad_row(r, path, line, diag, "expected 'time,name,value,delta'");
 		return 0;
@@ -122,7 +123,8 @@ static int parse_row(struct plot_rec *r, const char *s, size_t len, const char *
 	if (ln == strlen(WATCH_SAMPLE_MARK) && memcmp(fn, WATCH_SAMPLE_MARK, ln) == 0)
 		return add_sample(r, t);
 	if (r->nr_samples == 0) {
-		bad_row(r, path, line, diag, "counter row before the first " WATCH_SAMPLE_MARK " row");
+		bad_row(r, path, line, diag,
+			"counter row before the first " WATCH_SAMPLE_MARK " row");
 		return 0;
 	}
 	return add_change(r, fn, ln, v);
@@ -161,6 +163,7 @@ static unsigned char *changed_map(const struct plot_rec *r)
 	return chg;
 }
 
+/* clang-format off */
 static const char *const preferred[] = {
 	"pgscan_kswapd", "pgscan_direct", "pgsteal_kswapd", "pgsteal_direct",
 	"pgscan_kswapd_normal", "pgscan_direct_normal", "pgsteal_kswapd_normal",
@@ -168,12 +171,13 @@ static const char *const preferred[] = {
 	"pgrefill", "nr_free_pages", "nr_inactive_file", "nr_active_file", "nr_inactive_anon",
 	"nr_active_anon", NULL,
 };
+/* clang-format on */
 
 /* Counters drawn when none is named and no preferred one changed. */
 #define PLOT_AUTO_SERIES 8
 
-static int select_list(const struct plot_rec *r, const char *const *list,
-		       const unsigned char *chg, uint32_t *sel, const char **missing)
+static int select_list(const struct plot_rec *r, const char *const *list, const unsigned char *chg,
+		       uint32_t *sel, const char **missing)
 {
 	int n = 0;
 

@@ -13,11 +13,13 @@
 #include "dump.h"
 #include "input.h"
 
+/* clang-format off */
 const char *const stutter_stat_names[NR_STUTTER_STATS] = {
 	"Min",     "1st-qrtle", "2nd-qrtle",   "3rd-qrtle",   "Max-90%",     "Max-93%",
 	"Max-95%", "Max-99%",   "Max",         "Mean",        "Best99%Mean", "Best95%Mean",
 	"Best90%Mean", "Best50%Mean", "Best10%Mean", "Best5%Mean", "Best1%Mean",
 };
+/* clang-format on */
 
 void stutter_fini(struct stutter_samples *s)
 {
@@ -186,7 +188,7 @@ int stutter_stats(struct stutter_samples *s, struct stutter_stats *st)
 	st->ms[ST_MIN] = (double)s->g[0].ns / 1e6;
 	for (int i = 0; i < 7; i++)
 		st->ms[ST_Q1 + i] =
-			(double)stutter_at(s, (uint64_t)((double)last * q[i] + 0.5)) / 1e6;
+		    (double)stutter_at(s, (uint64_t)((double)last * q[i] + 0.5)) / 1e6;
 	st->ms[ST_MAX] = (double)s->g[s->nr - 1].ns / 1e6;
 	st->ms[ST_MEAN] = mean_lowest(s, s->total) / 1e6;
 	for (int i = 0; i < 7; i++)
@@ -197,7 +199,8 @@ int stutter_stats(struct stutter_samples *s, struct stutter_stats *st)
 void stutter_print(const struct stutter_stats *st, enum out_fmt fmt, FILE *f)
 {
 	if (fmt == OUT_JSON) {
-		fprintf(f, "{\"unit\":\"ms\",\"samples\":%llu,\"rows\":{", (unsigned long long)st->n);
+		fprintf(f, "{\"unit\":\"ms\",\"samples\":%llu,\"rows\":{",
+			(unsigned long long)st->n);
 		for (int i = 0; i < NR_STUTTER_STATS; i++) {
 			fprintf(f, "%s\"%s\":", i ? "," : "", stutter_stat_names[i]);
 			out_json_num(f, st->ms[i]);

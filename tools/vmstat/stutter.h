@@ -49,10 +49,12 @@ int stutter_parse(struct stutter_samples *s, const char *buf, size_t len, const 
 int stutter_load_dir(struct stutter_samples *s, const char *dir, const struct vm_diag *diag,
 		     char *used, size_t sz);
 
+/* clang-format off */
 enum {
 	ST_MIN, ST_Q1, ST_Q2, ST_Q3, ST_P90, ST_P93, ST_P95, ST_P99, ST_MAX, ST_MEAN,
 	ST_B99, ST_B95, ST_B90, ST_B50, ST_B10, ST_B5, ST_B1, NR_STUTTER_STATS
 };
+/* clang-format on */
 
 struct stutter_stats {
 	uint64_t n;

@@ -41,8 +41,7 @@ static int nap(double seconds, void *arg)
 	return 0;
 }
 
-static void text_changed(const struct vm_counter *c, const struct vm_counter *p, double dt,
-			 FILE *f)
+static void text_changed(const struct vm_counter *c, const struct vm_counter *p, double dt, FILE *f)
 {
 	struct name_info ni;
 	int64_t d = wrap_sub(c->value, p->value);
@@ -62,7 +61,8 @@ static void emit_text(const struct vm_dump *prev, const struct vm_dump *cur, lon
 	int changed = 0;
 
 	if (!prev) {
-		fprintf(f, "sample 0: %zu counters from %s\n", cur->nr, cur->path ? cur->path : "?");
+		fprintf(f, "sample 0: %zu counters from %s\n", cur->nr,
+			cur->path ? cur->path : "?");
 		return;
 	}
 	fprintf(f, "sample %ld at %.3f s (+%.3f s):\n", nr, t, dt);
@@ -126,8 +126,8 @@ static void emit_json(const struct vm_dump *prev, const struct vm_dump *cur, lon
 	fputs("}}\n", f);
 }
 
-void watch_emit(const struct vm_dump *prev, const struct vm_dump *cur, long nr, double t,
-		double dt, enum out_fmt fmt, FILE *f)
+void watch_emit(const struct vm_dump *prev, const struct vm_dump *cur, long nr, double t, double dt,
+		enum out_fmt fmt, FILE *f)
 {
 	if (fmt == OUT_CSV)
 		emit_csv(prev, cur, nr, t, f);

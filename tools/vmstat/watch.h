@@ -36,8 +36,8 @@ struct watch_opts {
  * before it (NULL for the first, which is printed in full in JSON and CSV and as a header in
  * text).
  */
-void watch_emit(const struct vm_dump *prev, const struct vm_dump *cur, long nr, double t,
-		double dt, enum out_fmt fmt, FILE *f);
+void watch_emit(const struct vm_dump *prev, const struct vm_dump *cur, long nr, double t, double dt,
+		enum out_fmt fmt, FILE *f);
 
 /*
  * watch_run - sample until o->count intervals are reported or *o->stop is set.  Returns 0, or

@@ -27,7 +27,7 @@ struct zi_zone {
 
 struct zi_node {
 	int id;
-	int has_stats;       /* a "per-node stats" block was seen (4.8 and later) */
+	int has_stats;        /* a "per-node stats" block was seen (4.8 and later) */
 	struct vm_dump stats; /* its counters */
 };
 

@@ -8,10 +8,10 @@
 
 #include "zoneinfo.h"
 
-static const char *const zone_cols[] = {"free", "min", "low", "high", "managed", "present",
-					"spanned"};
-static const char *const lru_short[ZI_NR_LRU] = {"inact_anon", "act_anon", "inact_file",
-						 "act_file", "unevict"};
+static const char *const zone_cols[] = {"free",    "min",     "low",    "high",
+					"managed", "present", "spanned"};
+static const char *const lru_short[ZI_NR_LRU] = {"inact_anon", "act_anon", "inact_file", "act_file",
+						 "unevict"};
 
 #define NR_ZONE_COLS (sizeof(zone_cols) / sizeof(zone_cols[0]))
 
