@@ -28,11 +28,11 @@ fi
 out=${FUZZ_BUILD_DIR:-$(mktemp -d /tmp/nlru-vmstat-fuzz-XXXXXX)}
 mkdir -p "$out/corpus"
 
-# Everything of the tool except its command-line layer (main.c, cmd_*.c).
+# Everything of the tool except its command-line layer (main.c, cli.c, cmd_*.c).
 srcs=""
 for f in "$root"/tools/vmstat/*.c; do
 	case $(basename "$f") in
-	main.c | cmd_*.c) ;;
+	main.c | cli.c | cmd_*.c) ;;
 	*) srcs="$srcs $f" ;;
 	esac
 done

@@ -59,6 +59,17 @@ expect 0 '@sample,2,' "$bin" watch --csv --interval 0 --count 2 /proc/vmstat
 expect 0 'sample 1 at' "$bin" watch --interval 0 --count 1
 expect 2 'whole number' "$bin" watch --count 0
 expect 2 'No such file' "$bin" watch --count 1 "$tmp/missing"
+# watch runs until interrupted: SIGINT ends it cleanly with status 0.
+"$bin" watch --interval 0.05 /proc/vmstat >"$tmp/watch.out" 2>&1 &
+pid=$!
+sleep 0.3
+kill -INT "$pid"
+if wait "$pid" && grep -q 'sample 1 at' "$tmp/watch.out"; then
+	echo "ok: watch stops on SIGINT with status 0"
+else
+	echo "not ok: watch after SIGINT"; cat "$tmp/watch.out"; fails=$((fails + 1))
+fi
+
 expect 2 'unknown command' "$bin" frobnicate
 expect 0 'usage' "$bin" --help
 
