@@ -34,6 +34,8 @@ static int nap(double seconds, void *arg)
 	(void)arg;
 	if (seconds <= 0)
 		return 0;
+	if (seconds > 1e9) /* keep the conversion to time_t defined */
+		seconds = 1e9;
 	ts.tv_sec = (time_t)seconds;
 	ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
 	/* A signal cuts the nap short; the caller then looks at its stop flag. */
