@@ -76,9 +76,10 @@ int cmd_show(int argc, char **argv)
 	rc = cli_load_dump(&d, argv[optind]);
 	if (rc)
 		return rc;
-	show_print(&d, a.fmt, stdout);
+	if (show_print(&d, a.fmt, stdout))
+		rc = cli_error("out of memory");
 	dump_fini(&d);
-	return EXIT_OK;
+	return rc;
 }
 
 int cmd_diff(int argc, char **argv)

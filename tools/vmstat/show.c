@@ -6,7 +6,9 @@
  */
 #include "show.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "map.h"
@@ -41,24 +43,29 @@ static void text_line(const struct vm_counter *c, const struct name_info *ni, in
 	fputc('\n', f);
 }
 
-static void print_text(const struct vm_dump *d, FILE *f)
+static int print_text(const struct vm_dump *d, FILE *f)
 {
+	struct name_info *ni = calloc(d->nr + 1, sizeof(*ni));
 	int w = name_width(d);
 
+	if (!ni)
+		return -ENOMEM;
+	/* Look every name up once, not once per group. */
+	for (size_t i = 0; i < d->nr; i++)
+		names_lookup(d->v[i].name, &ni[i]);
 	for (int g = 0; g < NR_VM_GROUPS; g++) {
 		int header = 0;
 
 		for (size_t i = 0; i < d->nr; i++) {
-			struct name_info ni;
-
-			names_lookup(d->v[i].name, &ni);
-			if ((int)ni.group != g)
+			if ((int)ni[i].group != g)
 				continue;
 			if (!header++)
 				fprintf(f, "%s:\n", names_group_title((enum vm_group)g));
-			text_line(&d->v[i], &ni, w, f);
+			text_line(&d->v[i], &ni[i], w, f);
 		}
 	}
+	free(ni);
+	return 0;
 }
 
 static void print_json(const struct vm_dump *d, FILE *f)
@@ -112,12 +119,13 @@ static void print_csv(const struct vm_dump *d, FILE *f)
 	}
 }
 
-void show_print(const struct vm_dump *d, enum out_fmt fmt, FILE *f)
+int show_print(const struct vm_dump *d, enum out_fmt fmt, FILE *f)
 {
 	if (fmt == OUT_JSON)
 		print_json(d, f);
 	else if (fmt == OUT_CSV)
 		print_csv(d, f);
 	else
-		print_text(d, f);
+		return print_text(d, f);
+	return 0;
 }

@@ -7,7 +7,10 @@
 #include "dump.h"
 #include "out.h"
 
-/* show_print - print @d to @f.  Every counter is printed once, unknown ones under "other". */
-void show_print(const struct vm_dump *d, enum out_fmt fmt, FILE *f);
+/*
+ * show_print - print @d to @f.  Every counter is printed once, unknown ones under "other".
+ * Returns 0, or -ENOMEM (nothing printed).
+ */
+int show_print(const struct vm_dump *d, enum out_fmt fmt, FILE *f);
 
 #endif /* NODELRU_TOOLS_VMSTAT_SHOW_H */
