@@ -1,8 +1,9 @@
 /*
  * libFuzzer target of nlru-vmstat's parsers.  Every input goes through each reader the tool
- * has (vmstat dump, zoneinfo, stutter log, watch recording) and then through the formatters
- * that walk what was parsed, so a parser bug that leaves a bad structure shows up as a crash
- * or a sanitizer report.  Built only by tests/fuzz/fuzz.sh with clang, never by meson.
+ * has (vmstat dump, zoneinfo, stutter log, watch recording, mmtests tests-timestamp) and then
+ * through the formatters that walk what was parsed, so a parser bug that leaves a bad structure
+ * shows up as a crash or a sanitizer report.  Built only by tests/fuzz/fuzz.sh with clang, never by
+ * meson.
  */
 #include <math.h>
 #include <stdint.h>
@@ -13,6 +14,7 @@
 #include "diff.h"
 #include "dump.h"
 #include "input.h"
+#include "mmtests.h"
 #include "plot.h"
 #include "show.h"
 #include "stutter.h"
@@ -94,6 +96,17 @@ static void fuzz_recording(const char *buf, size_t len, const struct vm_diag *di
 	plot_rec_fini(&r);
 }
 
+static void fuzz_mmtests(const char *buf, size_t len, const struct vm_diag *diag)
+{
+	struct vm_dump b, a;
+	double elapsed;
+
+	if (dump_init(&b, "fuzz") == 0 && dump_init(&a, "fuzz") == 0)
+		mmtests_extract(buf, len, "fuzz", &b, &a, &elapsed, diag);
+	dump_fini(&b);
+	dump_fini(&a);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	unsigned long reports = 0;
@@ -105,5 +118,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_zoneinfo(buf, size, &diag);
 	fuzz_stutter(buf, size, &diag);
 	fuzz_recording(buf, size, &diag);
+	fuzz_mmtests(buf, size, &diag);
 	return 0;
 }

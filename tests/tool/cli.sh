@@ -48,8 +48,10 @@ expect 0 'Kswapd efficiency               98%' "$bin" compare \
 	"b=$data/vmstat-4.8-before,$data/vmstat-4.8-after,100"
 expect 0 'Workingset refaults' "$bin" compare --extended "a=$data/vmstat-6.x-before,$data/vmstat-6.x-after"
 expect 0 '"label":"Kswapd velocity"' "$bin" compare --json "a=$data/vmstat-4.7-before,$data/vmstat-4.7-after,100"
+expect 0 'Kswapd velocity             200.000' "$bin" compare "mm=$data/tests-timestamp-4.8"
+expect 2 'not an mmtests tests-timestamp' "$bin" compare "a=$data/vmstat-4.7-before"
 expect 2 'NAME=BEFORE,AFTER' "$bin" compare "$data/vmstat-4.7-before"
-expect 2 'needs BEFORE,AFTER' "$bin" compare "a=$data/vmstat-4.7-before"
+expect 2 'needs BEFORE,AFTER' "$bin" compare "a=$data/vmstat-4.7-before,"
 expect 2 'is a directory' "$bin" compare "a=$tmp,$data/vmstat-4.7-after"
 expect 0 'Node 0' "$bin" zoneinfo /proc/zoneinfo
 expect 0 'node,zone,free' "$bin" zoneinfo --csv "$data/zoneinfo-4.7"

@@ -1,7 +1,9 @@
 /*
- * cmd_compare - `compare NAME=BEFORE,AFTER[,SECONDS] ...`: loads every run's pair of dumps and
- * prints the mmtests vmstat summary.  A path cannot contain ',' in this syntax.
+ * cmd_compare - `compare NAME=BEFORE,AFTER[,SECONDS] ...` (or NAME=TESTS_TIMESTAMP, an mmtests
+ * result file holding both dumps and the time): loads every run's pair of dumps and prints the
+ * mmtests vmstat summary.  A path cannot contain ',' in this syntax.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -10,6 +12,8 @@
 #include "cli.h"
 #include "cmd.h"
 #include "compare.h"
+#include "input.h"
+#include "mmtests.h"
 
 enum { OPT_JSON = 256, OPT_CSV, OPT_EXTENDED };
 
@@ -26,33 +30,78 @@ struct run_arg {
 	int loaded;
 };
 
-/* "NAME=BEFORE,AFTER[,SECONDS]"; @spec is modified in place. */
-static int parse_spec(char *spec, struct run_arg *r)
+static int load_mmtests(const char *path, struct run_arg *r)
 {
-	char *eq = strchr(spec, '='), *b, *a, *s;
+	char *buf;
+	size_t len;
+	int err = input_read(path, &buf, &len);
 
-	if (!eq || eq == spec)
-		return cli_error("compare: '%s' is not NAME=BEFORE,AFTER[,SECONDS]", spec);
-	*eq = '\0';
-	b = eq + 1;
-	a = strchr(b, ',');
-	if (!a || a == b || a[1] == '\0' || a[1] == ',')
-		return cli_error("compare: run '%s' needs BEFORE,AFTER", spec);
-	*a++ = '\0';
-	s = strchr(a, ',');
-	r->run.elapsed = NAN;
-	if (s) {
-		*s++ = '\0';
-		if (cli_seconds(s, "compare", 0, &r->run.elapsed))
-			return EXIT_INPUT;
+	if (err)
+		return cli_error("%s: %s", path, input_strerror(err));
+	if (!mmtests_looks_like(buf, len)) {
+		free(buf);
+		return cli_error("compare: %s is not an mmtests tests-timestamp file; give "
+				 "NAME=BEFORE,AFTER[,SECONDS]",
+				 path);
 	}
-	r->run.name = spec;
+	err = dump_init(&r->before, path);
+	if (!err)
+		err = dump_init(&r->after, path);
+	if (!err)
+		err = mmtests_extract(buf, len, path, &r->before, &r->after, &r->run.elapsed,
+				      &cli_diag);
+	free(buf);
+	if (err) {
+		dump_fini(&r->before);
+		dump_fini(&r->after);
+		return cli_error("%s: %s", path,
+				 err == -EBADMSG
+				     ? "no /proc/vmstat copies before and after the test"
+				     : strerror(-err));
+	}
+	return 0;
+}
+
+static int load_pair(const char *b, const char *a, struct run_arg *r)
+{
 	if (cli_load_dump(&r->before, b))
 		return EXIT_INPUT;
 	if (cli_load_dump(&r->after, a)) {
 		dump_fini(&r->before);
 		return EXIT_INPUT;
 	}
+	return 0;
+}
+
+/* "NAME=BEFORE,AFTER[,SECONDS]" or "NAME=TESTS_TIMESTAMP"; @spec is modified in place. */
+static int parse_spec(char *spec, struct run_arg *r)
+{
+	char *eq = strchr(spec, '='), *b, *a, *s;
+	int rc;
+
+	if (!eq || eq == spec || eq[1] == '\0')
+		return cli_error("compare: '%s' is not NAME=BEFORE,AFTER[,SECONDS]", spec);
+	*eq = '\0';
+	b = eq + 1;
+	a = strchr(b, ',');
+	r->run.elapsed = NAN;
+	r->run.name = spec;
+	if (!a) {
+		rc = load_mmtests(b, r);
+	} else {
+		if (a == b || a[1] == '\0' || a[1] == ',')
+			return cli_error("compare: run '%s' needs BEFORE,AFTER", spec);
+		*a++ = '\0';
+		s = strchr(a, ',');
+		if (s) {
+			*s++ = '\0';
+			if (cli_seconds(s, "compare", 0, &r->run.elapsed))
+				return EXIT_INPUT;
+		}
+		rc = load_pair(b, a, r);
+	}
+	if (rc)
+		return rc;
 	r->loaded = 1;
 	r->run.before = &r->before;
 	r->run.after = &r->after;

@@ -18,6 +18,7 @@ static const char usage[] =
     "  diff BEFORE AFTER [--elapsed S] [--all]\n"
     "                                       event deltas (and rates), state before/after\n"
     "  compare NAME=BEFORE,AFTER[,S] ...    the mmtests vmstat summary, first run as baseline\n"
+    "          NAME=TESTS_TIMESTAMP ...     (or runs read from mmtests tests-timestamp files)\n"
     "          [--extended]                 (also pgrefill, pgskip and workingset rows)\n"
     "  zoneinfo FILE                        per node and zone: free, watermarks, sizes, LRUs\n"
     "  watch [SOURCE] [--interval S] [--count N]\n"
