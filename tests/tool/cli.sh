@@ -64,7 +64,12 @@ expect 2 'No such file' "$bin" watch --count 1 "$tmp/missing"
 # watch runs until interrupted: SIGINT ends it cleanly with status 0.
 "$bin" watch --interval 0.05 /proc/vmstat >"$tmp/watch.out" 2>&1 &
 pid=$!
-sleep 0.3
+# The handler is in place before the first sample is printed; wait (bounded) for the second.
+n=0
+while ! grep -q 'sample 1 at' "$tmp/watch.out" 2>/dev/null && [ $n -lt 200 ]; do
+	sleep 0.05
+	n=$((n + 1))
+done
 kill -INT "$pid"
 if wait "$pid" && grep -q 'sample 1 at' "$tmp/watch.out"; then
 	echo "ok: watch stops on SIGINT with status 0"
