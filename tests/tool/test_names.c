@@ -111,3 +111,26 @@ Test(names, spellings_fold_into_one_logical_counter)
 	dump_fini(&d48);
 	dump_fini(&d6);
 }
+
+/* Every counter of the 4.7, 4.8, 6.x and engine fixtures has a meaning to show. */
+Test(names, fixtures_have_no_unknown_counter)
+{
+	static const char *const files[] = {
+	    DATA("vmstat-4.7-after"),  DATA("vmstat-4.8-after"),  DATA("vmstat-6.x-after"),
+	    DATA("engine-zone-after"), DATA("engine-node-after"),
+	};
+
+	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		struct vm_dump d;
+
+		cr_assert_eq(dump_init(&d, files[f]), 0);
+		cr_assert_eq(dump_load(&d, files[f], NULL), 0);
+		for (size_t i = 0; i < d.nr; i++) {
+			struct name_info ni;
+
+			names_lookup(d.v[i].name, &ni);
+			cr_expect_not_null(ni.help, "%s: no help for %s", files[f], d.v[i].name);
+		}
+		dump_fini(&d);
+	}
+}

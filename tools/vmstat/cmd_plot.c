@@ -19,10 +19,14 @@ enum { OPT_JSON = 256, OPT_CSV, OPT_PNG, OPT_SVG, OPT_NO_RUN, OPT_COUNTER };
 
 /* clang-format off */
 static const struct option opts[] = {
-	{"json", no_argument, NULL, OPT_JSON},       {"csv", no_argument, NULL, OPT_CSV},
-	{"png", no_argument, NULL, OPT_PNG},         {"svg", no_argument, NULL, OPT_SVG},
-	{"no-run", no_argument, NULL, OPT_NO_RUN},   {"counter", required_argument, NULL, OPT_COUNTER},
-	{"output", required_argument, NULL, 'o'},    {NULL, 0, NULL, 0},
+	{"json", no_argument, NULL, OPT_JSON},
+	{"csv", no_argument, NULL, OPT_CSV},
+	{"png", no_argument, NULL, OPT_PNG},
+	{"svg", no_argument, NULL, OPT_SVG},
+	{"no-run", no_argument, NULL, OPT_NO_RUN},
+	{"counter", required_argument, NULL, OPT_COUNTER},
+	{"output", required_argument, NULL, 'o'},
+	{NULL, 0, NULL, 0},
 };
 /* clang-format on */
 

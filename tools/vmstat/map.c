@@ -22,7 +22,8 @@ static const struct map_entry map[NR_MAP] = {
 				"4.7 per zone; 4.8 and later one counter; kswapd_steal before 3.x"},
 	[MAP_PGSTEAL_DIRECT] = {"pgsteal_direct",
 				{"pgsteal_direct", ZONES_("pgsteal_direct"), ZONES_("pgsteal")},
-				"4.7 per zone; 4.8 and later one counter; pgsteal_<zone> before 3.x"},
+				"4.7 per zone; 4.8 and later one counter; "
+				"pgsteal_<zone> before 3.x"},
 	[MAP_PGREFILL] = {"pgrefill", {"pgrefill", ZONES_("pgrefill")},
 			  "4.7 per zone; 4.8 and later one counter"},
 	[MAP_ALLOCSTALL] = {"allocstall", {"allocstall", ZONES_("allocstall"), "allocstall_device"},
@@ -40,7 +41,8 @@ static const struct map_entry map[NR_MAP] = {
 	[MAP_WORKINGSET_RESTORE] = {"workingset_restore",
 				    {"workingset_restore", "workingset_restore_anon",
 				     "workingset_restore_file"},
-				    "5.7 one counter; 5.9 and later split anon/file; absent in 4.x"},
+				    "5.7 one counter; 5.9 and later split anon/file; "
+				    "absent in 4.x"},
 };
 /* clang-format on */
 
