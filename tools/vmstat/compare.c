@@ -282,6 +282,7 @@ int compare_build(const struct cmp_run *runs, size_t n, int extended, const stru
 		t->nr_down[k] = delta_check_down(runs[k].before, runs[k].after, diag, NULL, 0);
 		q_all(&runs[k], q);
 		for (size_t r = 0; r < nr; r++) {
+			/* t->rows[] point at the first member of rows[] entries. */
 			const struct row_def *d = (const struct row_def *)t->rows[r];
 
 			t->cells[r * n + k] = eval_row(d, q, runs[k].elapsed);

@@ -144,8 +144,12 @@ static void json_rows(const struct diff_row *rows, long n, const struct diff_opt
 		fputs(",\"per_second\":", f);
 		out_json_num(f, both && rates && r->kind == VM_EVENT ? (double)r->delta / o->elapsed
 								     : NAN);
-		fprintf(f, ",\"flag\":%s%s%s}", r->flag ? "\"" : "",
-			r->flag ? flag_key(r->flag) : "null", r->flag ? "\"" : "");
+		fputs(",\"flag\":", f);
+		if (r->flag == DIFF_OK)
+			fputs("null", f);
+		else
+			out_json_str(f, flag_key(r->flag));
+		fputc('}', f);
 	}
 	fputs("]}\n", f);
 }
