@@ -1,0 +1,86 @@
+#!/bin/sh
+# Command-line checks of nlru-vmstat: exit codes and messages for good and bad input.
+# usage: cli.sh NLRU_VMSTAT DATA_DIR     (prints TAP-less "ok"/"not ok" lines; exit 1 on failure)
+set -u
+bin=$1
+data=$2
+tmp=$(mktemp -d /tmp/nlru-vmstat-cli-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+# expect STATUS GREP_PATTERN(stderr or stdout, '' for none) -- command...
+expect() {
+	want=$1 pat=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" -ne "$want" ]; then
+		echo "not ok: exit $got, want $want: $*"; cat "$tmp/err"; fails=$((fails + 1)); return
+	fi
+	if [ -n "$pat" ] && ! grep -q -- "$pat" "$tmp/out" "$tmp/err"; then
+		echo "not ok: no '$pat' in the output of: $*"; cat "$tmp/out" "$tmp/err"
+		fails=$((fails + 1)); return
+	fi
+	echo "ok: $*"
+}
+
+: >"$tmp/empty"
+printf 'nr_free_pages 1\n\000\001\002' >"$tmp/binary"
+printf 'pgfault 10\npgfault oops\nweird_new 3\n' >"$tmp/malformed"
+
+expect 0 'reclaim:' "$bin" show "$data/vmstat-4.8-after"
+expect 0 'pgscan_kswapd' "$bin" show --json "$data/vmstat-4.8-after"
+expect 0 'name,value,kind' "$bin" show --csv /proc/vmstat
+expect 2 'empty file' "$bin" show "$tmp/empty"
+expect 2 'binary file' "$bin" show "$tmp/binary"
+expect 2 'is a directory' "$bin" show "$tmp"
+expect 2 'No such file' "$bin" show "$tmp/missing"
+expect 2 'zoneinfo file' "$bin" show "$data/zoneinfo-4.8"
+expect 0 'malformed:2: warning' "$bin" show "$tmp/malformed"
+expect 0 'weird_new' "$bin" show "$tmp/malformed"
+expect 0 'per-sec' "$bin" diff "$data/vmstat-4.8-before" "$data/vmstat-4.8-after" --elapsed 100
+expect 0 'went down' "$bin" diff "$data/vmstat-4.8-after" "$data/vmstat-4.8-before"
+expect 2 'expected 2 file' "$bin" diff "$data/vmstat-4.8-before"
+expect 2 'not a number of seconds' "$bin" diff "$data/vmstat-4.8-before" "$data/vmstat-4.8-after" --elapsed x
+expect 2 'empty file' "$bin" diff "$data/vmstat-4.8-before" "$tmp/empty"
+expect 0 'Kswapd efficiency               98%' "$bin" compare \
+	"a=$data/vmstat-4.7-before,$data/vmstat-4.7-after,100" \
+	"b=$data/vmstat-4.8-before,$data/vmstat-4.8-after,100"
+expect 0 'Workingset refaults' "$bin" compare --extended "a=$data/vmstat-6.x-before,$data/vmstat-6.x-after"
+expect 0 '"label":"Kswapd velocity"' "$bin" compare --json "a=$data/vmstat-4.7-before,$data/vmstat-4.7-after,100"
+expect 0 'Kswapd velocity             200.000' "$bin" compare "mm=$data/tests-timestamp-4.8"
+expect 2 'not an mmtests tests-timestamp' "$bin" compare "a=$data/vmstat-4.7-before"
+expect 2 'NAME=BEFORE,AFTER' "$bin" compare "$data/vmstat-4.7-before"
+expect 2 'needs BEFORE,AFTER' "$bin" compare "a=$data/vmstat-4.7-before,"
+expect 2 'is a directory' "$bin" compare "a=$tmp,$data/vmstat-4.7-after"
+expect 0 'Node 0' "$bin" zoneinfo /proc/zoneinfo
+expect 0 'node,zone,free' "$bin" zoneinfo --csv "$data/zoneinfo-4.7"
+expect 2 'vmstat dump' "$bin" zoneinfo "$data/vmstat-4.8-after"
+expect 2 'binary file' "$bin" zoneinfo "$tmp/binary"
+expect 0 '@sample,2,' "$bin" watch --csv --interval 0 --count 2 /proc/vmstat
+expect 0 'sample 1 at' "$bin" watch --interval 0 --count 1
+expect 2 'whole number' "$bin" watch --count 0
+expect 2 'No such file' "$bin" watch --count 1 "$tmp/missing"
+# watch runs until interrupted: SIGINT ends it cleanly with status 0.
+"$bin" watch --interval 0.05 /proc/vmstat >"$tmp/watch.out" 2>&1 &
+pid=$!
+# The handler is in place before the first sample is printed; wait (bounded) for the second.
+n=0
+while ! grep -q 'sample 1 at' "$tmp/watch.out" 2>/dev/null && [ $n -lt 200 ]; do
+	sleep 0.05
+	n=$((n + 1))
+done
+kill -INT "$pid"
+if wait "$pid" && grep -q 'sample 1 at' "$tmp/watch.out"; then
+	echo "ok: watch stops on SIGINT with status 0"
+else
+	echo "not ok: watch after SIGINT"; cat "$tmp/watch.out"; fails=$((fails + 1))
+fi
+
+expect 2 'unknown command' "$bin" frobnicate
+expect 0 'usage' "$bin" --help
+
+if [ "$fails" -ne 0 ]; then
+	echo "$fails check(s) failed"
+	exit 1
+fi

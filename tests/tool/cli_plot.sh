@@ -1,0 +1,45 @@
+#!/bin/sh
+# plot end to end: a watch recording and a generated stutter log drawn by gnuplot (PNG and SVG),
+# and the message when gnuplot is missing.  Exit 77 (skip) when gnuplot is not installed.
+set -u
+bin=$1
+data=$2
+tmp=$(mktemp -d /tmp/nlru-vmstat-plot-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "not ok: $*"; exit 1; }
+
+# Build a two-sample recording by hand from two single-sample ones: sample 0 full, sample 1 changed.
+{
+	echo "time,name,value,delta"
+	echo "0.000,@sample,0,"
+	sed 's/^\([^ ]*\) \(.*\)$/0.000,\1,\2,/' "$data/vmstat-4.8-before"
+	echo "10.000,@sample,1,"
+	sed 's/^\([^ ]*\) \(.*\)$/10.000,\1,\2,/' "$data/vmstat-4.8-after"
+} >"$tmp/rec2.csv"
+
+# Without gnuplot: data and script are written, exit 3, and the message says what to install.
+NLRU_GNUPLOT=/nonexistent/gnuplot "$bin" plot counters "$tmp/rec2.csv" -o "$tmp/nognu" 2>"$tmp/err"
+[ $? -eq 3 ] || fail "missing gnuplot must exit 3"
+grep -q 'gnuplot-nox' "$tmp/err" || fail "missing gnuplot message: $(cat "$tmp/err")"
+[ -s "$tmp/nognu.gp" ] && [ -s "$tmp/nognu.dat" ] || fail "data and script without gnuplot"
+echo "ok: message without gnuplot"
+
+# A stutter results folder with a generated log, one latency in ns per line.
+mkdir "$tmp/results"
+i=1
+while [ $i -le 200 ]; do echo $((i * 250000)); i=$((i + 1)); done >"$tmp/results/stutter-latency.log"
+"$bin" plot stutter "$tmp/results" --no-run -o "$tmp/st" >"$tmp/stats" || fail "stutter --no-run"
+grep -q '^Max         mmap     50.0000$' "$tmp/stats" || fail "stutter stats: $(cat "$tmp/stats")"
+echo "ok: stutter statistics"
+
+command -v gnuplot >/dev/null 2>&1 || { echo "gnuplot not installed: skipping the drawing"; exit 77; }
+"$bin" plot counters "$tmp/rec2.csv" -o "$tmp/counters" >"$tmp/out" || fail "plot counters"
+for ext in png svg; do
+	[ -s "$tmp/counters.$ext" ] || fail "no counters.$ext"
+done
+head -c 8 "$tmp/counters.png" | od -c | grep -q 'P   N   G' || fail "counters.png is not a PNG"
+grep -q '<svg' "$tmp/counters.svg" || fail "counters.svg is not SVG"
+echo "ok: counters chart"
+"$bin" plot stutter "$tmp/results" -o "$tmp/stutter" >/dev/null || fail "plot stutter"
+[ -s "$tmp/stutter.png" ] && [ -s "$tmp/stutter.svg" ] || fail "no stutter charts"
+echo "ok: stutter chart"

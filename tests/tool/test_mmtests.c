@@ -1,0 +1,90 @@
+/* Reading the before/after /proc/vmstat copies and the elapsed time out of a tests-timestamp. */
+#include <errno.h>
+#include <math.h>
+
+#include "helpers.h"
+#include "input.h"
+#include "mmtests.h"
+
+TestSuite(mmtests, .timeout = 10);
+
+struct pair {
+	struct vm_dump before, after;
+	double elapsed;
+};
+
+static int extract(const char *text, size_t len, struct pair *p, struct diag_log *log)
+{
+	struct vm_diag diag = diag_for(log);
+
+	cr_assert_eq(dump_init(&p->before, "t"), 0);
+	cr_assert_eq(dump_init(&p->after, "t"), 0);
+	return mmtests_extract(text, len, "t", &p->before, &p->after, &p->elapsed, &diag);
+}
+
+static void pair_fini(struct pair *p)
+{
+	dump_fini(&p->before);
+	dump_fini(&p->after);
+}
+
+Test(mmtests, fixture_holds_both_dumps_and_the_time)
+{
+	struct diag_log log;
+	struct pair p;
+	char *buf;
+	size_t len;
+	int64_t v;
+
+	cr_assert_eq(input_read(DATA("tests-timestamp-4.8"), &buf, &len), 0);
+	cr_expect(mmtests_looks_like(buf, len));
+	cr_assert_eq(extract(buf, len, &p, &log), 0);
+	cr_expect_eq(log.count, 0, "meminfo and zoneinfo lines are not read as counters:\n%s",
+		     log.text);
+	cr_expect_eq(p.before.nr, 124);
+	cr_expect_eq(p.after.nr, 124);
+	cr_expect_eq(dump_get(&p.after, "pgscan_kswapd", &v), 0);
+	cr_expect_eq(v, 21000);
+	cr_expect_eq(p.before.v[0].line, 3, "line numbers count from the top of the whole file");
+	cr_expect(fabs(p.elapsed - 100.0) < 1e-9, "elapsed %f", p.elapsed);
+	free(buf);
+	pair_fini(&p);
+}
+
+Test(mmtests, only_the_first_benchmark_and_a_missing_time)
+{
+	static const char text[] = "test begin :: a 1\n"
+				   "file start :: /proc/vmstat\n"
+				   "pgfault 1\n"
+				   "file end :: /proc/vmstat\n"
+				   "pgfault 5\n"
+				   "test end :: a 2\n"
+				   "test begin :: b 3\n" /* 7 */
+				   "file start :: /proc/vmstat\n"
+				   "pgfault 100\n";
+	struct diag_log log;
+	struct pair p;
+	int64_t v;
+
+	cr_assert_eq(extract(text, strlen(text), &p, &log), 0);
+	cr_expect_eq(dump_get(&p.before, "pgfault", &v), 0);
+	cr_expect_eq(v, 1, "the second benchmark's dump is not read");
+	cr_expect(isnan(p.elapsed));
+	cr_expect_not_null(strstr(log.text, "7: more than one benchmark"), "%s", log.text);
+	pair_fini(&p);
+}
+
+Test(mmtests, no_after_copy_is_an_error)
+{
+	static const char text[] = "test begin :: a 1\n"
+				   "file start :: /proc/vmstat\n"
+				   "pgfault 1\n"
+				   "time :: a 1.00 user 2.00 system garbage elapsed\n";
+	struct diag_log log;
+	struct pair p;
+
+	cr_expect_eq(extract(text, strlen(text), &p, &log), -EBADMSG);
+	cr_expect_not_null(strstr(log.text, "4: unreadable 'time ::' line"), "%s", log.text);
+	cr_expect(!mmtests_looks_like("pgfault 1\n", 10));
+	pair_fini(&p);
+}

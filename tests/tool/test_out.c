@@ -1,0 +1,79 @@
+/* JSON and CSV escaping, and show's three formats. */
+#include <math.h>
+
+#include "helpers.h"
+#include "out.h"
+#include "show.h"
+
+TestSuite(out, .timeout = 10);
+
+Test(out, json_strings_and_numbers)
+{
+	struct capture cap;
+
+	capture_open(&cap);
+	out_json_str(cap.f, "a\"b\\c\nd\x01");
+	fputc(' ', cap.f);
+	out_json_num(cap.f, 0.1);
+	fputc(' ', cap.f);
+	out_json_num(cap.f, 100);
+	fputc(' ', cap.f);
+	out_json_num(cap.f, NAN);
+	cr_expect_str_eq(capture_close(&cap), "\"a\\\"b\\\\c\\nd\\u0001\" 0.1 100 null");
+	free(cap.buf);
+}
+
+Test(out, csv_fields)
+{
+	struct capture cap;
+
+	capture_open(&cap);
+	out_csv_str(cap.f, "plain");
+	fputc(',', cap.f);
+	out_csv_str(cap.f, "a,b");
+	fputc(',', cap.f);
+	out_csv_str(cap.f, "say \"hi\"");
+	cr_expect_str_eq(capture_close(&cap), "plain,\"a,b\",\"say \"\"hi\"\"\"");
+	free(cap.buf);
+}
+
+Test(out, show_groups_and_explains)
+{
+	struct vm_dump d;
+	struct capture cap;
+	const char *out;
+
+	cr_assert_eq(dump_init(&d, DATA("vmstat-4.7-after")), 0);
+	cr_assert_eq(dump_load(&d, DATA("vmstat-4.7-after"), NULL), 0);
+	cr_assert_eq(dump_add(&d, "mystery_counter", 15, 3, 0), 0);
+	capture_open(&cap);
+	show_print(&d, OUT_TEXT, cap.f);
+	out = capture_close(&cap);
+	cr_expect_not_null(strstr(out, "allocation:\n"), "%s", out);
+	cr_expect_not_null(strstr(out, "per-zone:\n"), "%s", out);
+	cr_expect_not_null(strstr(out,
+				  "  pgscan_kswapd_normal                     11000  inactive list "
+				  "pages scanned by kswapd [part of pgscan_kswapd]\n"),
+			   "%s", out);
+	cr_expect_not_null(strstr(out,
+				  "  mystery_counter                              3  (unknown to "
+				  "nlru-vmstat)\n"),
+			   "%s", out);
+	free(cap.buf);
+	capture_open(&cap);
+	show_print(&d, OUT_CSV, cap.f);
+	out = capture_close(&cap);
+	cr_expect_not_null(strstr(out, "\nallocstall,16,event,allocation,direct reclaim entries "
+				       "(4.7: one global count),\n"),
+			   "%s", out);
+	free(cap.buf);
+	capture_open(&cap);
+	show_print(&d, OUT_JSON, cap.f);
+	out = capture_close(&cap);
+	cr_expect_not_null(strstr(out,
+				  "{\"name\":\"mystery_counter\",\"value\":3,\"kind\":\"event\","
+				  "\"group\":\"other\",\"help\":null,\"part_of\":null}"),
+			   "%s", out);
+	free(cap.buf);
+	dump_fini(&d);
+}

@@ -1,0 +1,329 @@
+/*
+ * compare - rows, formulas and layout of mmtests' vmstat summary (MMTESTS-SPEC.md §4).
+ *
+ * Every row is a small expression over "quantities", each the change of a sum of kernel
+ * counters between BEFORE and AFTER.  Summing every spelling (map.c) is what lets a 4.7 dump
+ * sit next to a 4.8 or 6.x one, exactly as mmtests' own formulas do.  Unlike mmtests, a
+ * quantity none of whose counters exists is "missing" and prints as "-", never as 0.
+ */
+#include "compare.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "map.h"
+#include "names.h"
+#include "wrap.h"
+
+/* clang-format off */
+enum q {
+	Q_PGFAULT, Q_PGMAJFAULT, Q_PSWPIN, Q_PSWPOUT, Q_ALLOCSTALL,
+	Q_STALL_DMA, Q_STALL_DMA32, Q_STALL_NORMAL, Q_STALL_MOVABLE,
+	Q_ALLOC_DMA, Q_ALLOC_DMA32, Q_ALLOC_NORMAL, Q_ALLOC_MOVABLE,
+	Q_DSCAN, Q_KSCAN, Q_KSTEAL, Q_DSTEAL, Q_ZNORMAL, Q_ZDMA32, Q_ZDMA,
+	Q_VMSCAN_WRITE, Q_IMMEDIATE, Q_PGPGIN, Q_PGPGOUT, Q_PGRESCUED, Q_SLABS,
+	Q_DINODE, Q_KINODE, Q_SKIPWAIT, Q_PGREFILL, Q_PGSKIP, Q_WS_REFAULT, Q_WS_ACTIVATE,
+	Q_WS_RESTORE, NR_Q
+};
+
+#define KEYS_(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+/* Plain counters; the logical ones (scan, steal, stalls, refaults) come from map.c. */
+static const char *const *const q_plain[NR_Q] = {
+	[Q_PGFAULT] = KEYS_("pgfault"),
+	[Q_PGMAJFAULT] = KEYS_("pgmajfault"),
+	[Q_PSWPIN] = KEYS_("pswpin"),
+	[Q_PSWPOUT] = KEYS_("pswpout"),
+	[Q_STALL_DMA] = KEYS_("allocstall_dma"),
+	[Q_STALL_DMA32] = KEYS_("allocstall_dma32"),
+	[Q_STALL_NORMAL] = KEYS_("allocstall_normal"),
+	[Q_STALL_MOVABLE] = KEYS_("allocstall_movable"),
+	[Q_ALLOC_DMA] = KEYS_("pgalloc_dma"),
+	[Q_ALLOC_DMA32] = KEYS_("pgalloc_dma32"),
+	[Q_ALLOC_NORMAL] = KEYS_("pgalloc_normal"),
+	[Q_ALLOC_MOVABLE] = KEYS_("pgalloc_movable"),
+	/* mmtests credits the single 4.8 counters to "normal" (MMTESTS-SPEC.md §4.2). */
+	[Q_ZNORMAL] = KEYS_("pgscan_kswapd_normal", "pgscan_direct_normal", "pgscan_kswapd",
+			    "pgscan_direct"),
+	[Q_ZDMA32] = KEYS_("pgscan_kswapd_dma32", "pgscan_direct_dma32"),
+	[Q_ZDMA] = KEYS_("pgscan_kswapd_dma", "pgscan_direct_dma"),
+	[Q_VMSCAN_WRITE] = KEYS_("nr_vmscan_write"),
+	[Q_IMMEDIATE] = KEYS_("nr_vmscan_immediate_reclaim"),
+	[Q_PGPGIN] = KEYS_("pgpgin"),
+	[Q_PGPGOUT] = KEYS_("pgpgout"),
+	[Q_PGRESCUED] = KEYS_("pgrescued"),
+	[Q_SLABS] = KEYS_("slabs_scanned"),
+	[Q_DINODE] = KEYS_("pginodesteal"),
+	[Q_KINODE] = KEYS_("kswapd_inodesteal"),
+	[Q_SKIPWAIT] = KEYS_("kswapd_skip_congestion_wait"),
+};
+
+static const enum map_id q_mapped[NR_Q] = {
+	[Q_ALLOCSTALL] = MAP_ALLOCSTALL,     [Q_DSCAN] = MAP_PGSCAN_DIRECT,
+	[Q_KSCAN] = MAP_PGSCAN_KSWAPD,       [Q_KSTEAL] = MAP_PGSTEAL_KSWAPD,
+	[Q_DSTEAL] = MAP_PGSTEAL_DIRECT,     [Q_PGREFILL] = MAP_PGREFILL,
+	[Q_PGSKIP] = MAP_PGSKIP,             [Q_WS_REFAULT] = MAP_WORKINGSET_REFAULT,
+	[Q_WS_ACTIVATE] = MAP_WORKINGSET_ACTIVATE, [Q_WS_RESTORE] = MAP_WORKINGSET_RESTORE,
+};
+
+enum op { OP_DELTA, OP_MINUS, OP_EFF, OP_VEL, OP_PCT_DIRECT };
+
+struct row_def {
+	struct cmp_row row;
+	enum op op;
+	enum q a, b;
+};
+
+#define INT_(l, op, a, b) {{l, CMP_INT, 0}, op, a, b}
+#define EXT_(l, a) {{l, CMP_INT, 1}, OP_DELTA, a, a}
+
+/*
+ * mmtests' order.  "Stall zone" rows are our addition (MMTESTS-SPEC.md §4.4).  "Page writes
+ * by reclaim" prints with %12.3f: mmtests takes each row's format from the row before it from
+ * "Zone normal velocity" on, and only this row shows the shift.
+ */
+static const struct row_def rows[] = {
+	INT_("Minor Faults", OP_MINUS, Q_PGFAULT, Q_PGMAJFAULT),
+	INT_("Major Faults", OP_DELTA, Q_PGMAJFAULT, 0),
+	INT_("Swap Ins", OP_DELTA, Q_PSWPIN, 0),
+	INT_("Swap Outs", OP_DELTA, Q_PSWPOUT, 0),
+	INT_("Allocation stalls", OP_DELTA, Q_ALLOCSTALL, 0),
+	INT_("Stall zone DMA", OP_DELTA, Q_STALL_DMA, 0),
+	INT_("Stall zone DMA32", OP_DELTA, Q_STALL_DMA32, 0),
+	INT_("Stall zone Normal", OP_DELTA, Q_STALL_NORMAL, 0),
+	INT_("Stall zone Movable", OP_DELTA, Q_STALL_MOVABLE, 0),
+	INT_("DMA allocs", OP_DELTA, Q_ALLOC_DMA, 0),
+	INT_("DMA32 allocs", OP_DELTA, Q_ALLOC_DMA32, 0),
+	INT_("Normal allocs", OP_DELTA, Q_ALLOC_NORMAL, 0),
+	INT_("Movable allocs", OP_DELTA, Q_ALLOC_MOVABLE, 0),
+	INT_("Direct pages scanned", OP_DELTA, Q_DSCAN, 0),
+	INT_("Kswapd pages scanned", OP_DELTA, Q_KSCAN, 0),
+	INT_("Kswapd pages reclaimed", OP_DELTA, Q_KSTEAL, 0),
+	INT_("Direct pages reclaimed", OP_DELTA, Q_DSTEAL, 0),
+	{{"Kswapd efficiency", CMP_PCT, 0}, OP_EFF, Q_KSTEAL, Q_KSCAN},
+	{{"Kswapd velocity", CMP_VEL, 0}, OP_VEL, Q_KSCAN, 0},
+	{{"Direct efficiency", CMP_PCT, 0}, OP_EFF, Q_DSTEAL, Q_DSCAN},
+	{{"Direct velocity", CMP_VEL, 0}, OP_VEL, Q_DSCAN, 0},
+	{{"Percentage direct scans", CMP_PCT, 0}, OP_PCT_DIRECT, Q_DSCAN, Q_KSCAN},
+	{{"Zone normal velocity", CMP_VEL, 0}, OP_VEL, Q_ZNORMAL, 0},
+	{{"Zone dma32 velocity", CMP_VEL, 0}, OP_VEL, Q_ZDMA32, 0},
+	{{"Zone dma velocity", CMP_VEL, 0}, OP_VEL, Q_ZDMA, 0},
+	{{"Page writes by reclaim", CMP_VEL, 0}, OP_DELTA, Q_VMSCAN_WRITE, 0},
+	INT_("Page writes file", OP_MINUS, Q_VMSCAN_WRITE, Q_PSWPOUT),
+	INT_("Page writes anon", OP_DELTA, Q_PSWPOUT, 0),
+	INT_("Page reclaim immediate", OP_DELTA, Q_IMMEDIATE, 0),
+	INT_("Sector Reads", OP_DELTA, Q_PGPGIN, 0),
+	INT_("Sector Writes", OP_DELTA, Q_PGPGOUT, 0),
+	INT_("Page rescued immediate", OP_DELTA, Q_PGRESCUED, 0),
+	INT_("Slabs scanned", OP_DELTA, Q_SLABS, 0),
+	INT_("Direct inode steals", OP_DELTA, Q_DINODE, 0),
+	INT_("Kswapd inode steals", OP_DELTA, Q_KINODE, 0),
+	INT_("Kswapd skipped wait", OP_DELTA, Q_SKIPWAIT, 0),
+	EXT_("Active pages scanned", Q_PGREFILL),
+	EXT_("Pages skipped", Q_PGSKIP),
+	EXT_("Workingset refaults", Q_WS_REFAULT),
+	EXT_("Workingset activations", Q_WS_ACTIVATE),
+	EXT_("Workingset restores", Q_WS_RESTORE),
+};
+
+#define NR_ROWS (sizeof(rows) / sizeof(rows[0]))
+/* clang-format on */
+
+struct quant {
+	int ok;
+	int64_t v;
+};
+
+static const char *const *q_keys(enum q q)
+{
+	return q_plain[q] ? q_plain[q] : map_get(q_mapped[q])->parts;
+}
+
+/* Δ of the sum over the keys present in both dumps; a key in one dump only is ignored here
+ * (check_one_sided has reported it). */
+static struct quant q_delta(const struct cmp_run *r, enum q q)
+{
+	struct quant out = {0, 0};
+
+	for (const char *const *k = q_keys(q); *k; k++) {
+		int64_t b, a;
+
+		if (dump_get(r->before, *k, &b) || dump_get(r->after, *k, &a))
+			continue;
+		out.ok = 1;
+		out.v = wrap_add(out.v, wrap_sub(a, b));
+	}
+	return out;
+}
+
+static void q_all(const struct cmp_run *r, struct quant *q)
+{
+	for (int i = 0; i < NR_Q; i++)
+		q[i] = q_delta(r, (enum q)i);
+	/* Before 3.x pgsteal_<zone> counted kswapd too; mmtests takes kswapd_steal back out. */
+	if (dump_find(r->before, "kswapd_steal") && dump_find(r->after, "kswapd_steal") &&
+	    q[Q_KSTEAL].ok)
+		q[Q_DSTEAL].v = wrap_sub(q[Q_DSTEAL].v, q[Q_KSTEAL].v);
+}
+
+/* C's conversion truncates toward zero, as Perl's %d; out-of-range values saturate. */
+static int64_t trunc_i64(double f)
+{
+	if (f != f)
+		return 0;
+	if (f >= 9223372036854775807.0)
+		return INT64_MAX;
+	if (f <= -9223372036854775808.0)
+		return INT64_MIN;
+	return (int64_t)f;
+}
+
+static void set_pct(struct cmp_cell *c, double f)
+{
+	c->ok = 1;
+	c->f = f;
+	c->i = trunc_i64(f);
+}
+
+static struct cmp_cell eval_row(const struct row_def *d, const struct quant *q, double elapsed)
+{
+	struct quant a = q[d->a], b = q[d->b];
+	struct cmp_cell c = {0, 0, 0.0};
+
+	switch (d->op) {
+	case OP_DELTA:
+		c = (struct cmp_cell){a.ok, a.v, (double)a.v};
+		break;
+	case OP_MINUS:
+		if (a.ok && b.ok)
+			c = (struct cmp_cell){1, wrap_sub(a.v, b.v), (double)wrap_sub(a.v, b.v)};
+		break;
+	case OP_EFF:
+		if (a.ok && b.ok)
+			set_pct(&c, b.v == 0 ? 100.0 : (double)a.v * 100.0 / (double)b.v);
+		break;
+	case OP_VEL:
+		if (a.ok && isfinite(elapsed) && elapsed > 0)
+			c = (struct cmp_cell){1, 0, (double)a.v / elapsed};
+		break;
+	case OP_PCT_DIRECT:
+		if (a.ok && b.ok)
+			set_pct(&c, (double)a.v + (double)b.v == 0.0
+					? 0.0
+					: (double)a.v * 100.0 / ((double)a.v + (double)b.v));
+		break;
+	}
+	return c;
+}
+
+static void check_one_sided(const struct vm_dump *x, const struct vm_dump *y, const char *xname,
+			    const char *yname, const struct vm_diag *diag)
+{
+	for (size_t i = 0; i < x->nr; i++)
+		if (!dump_find(y, x->v[i].name))
+			diag_report(diag, x->path, x->v[i].line,
+				    "counter '%s' is in %s but not in %s; left out of the deltas",
+				    x->v[i].name, xname, yname);
+}
+
+size_t delta_check_down(const struct vm_dump *before, const struct vm_dump *after,
+			const struct vm_diag *diag, const char **names, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < after->nr; i++) {
+		const struct vm_counter *a = &after->v[i], *b = dump_find(before, a->name);
+		struct name_info ni;
+
+		if (!b || b->value <= a->value)
+			continue;
+		names_lookup(a->name, &ni);
+		if (ni.kind != VM_EVENT)
+			continue;
+		diag_report(
+		    diag, after->path, a->line,
+		    "counter '%s' went down from %" PRId64 " to %" PRId64
+		    " (a reboot or restart between the dumps, or BEFORE and AFTER swapped?)",
+		    a->name, b->value, a->value);
+		if (names && n < max)
+			names[n] = a->name;
+		n++;
+	}
+	return n;
+}
+
+int compare_build(const struct cmp_run *runs, size_t n, int extended, const struct vm_diag *diag,
+		  struct cmp_table *t)
+{
+	struct quant q[NR_Q];
+	size_t nr = 0;
+
+	memset(t, 0, sizeof(*t));
+	if (n == 0)
+		return -EINVAL;
+	t->rows = calloc(NR_ROWS, sizeof(*t->rows));
+	t->cells = calloc(NR_ROWS * n, sizeof(*t->cells));
+	t->nr_down = calloc(n, sizeof(*t->nr_down));
+	if (!t->rows || !t->cells || !t->nr_down) {
+		compare_free(t);
+		return -ENOMEM;
+	}
+	for (size_t r = 0; r < NR_ROWS; r++)
+		if (extended || !rows[r].row.extended)
+			t->rows[nr++] = &rows[r].row;
+	t->nr_rows = nr;
+	t->nr_runs = n;
+	for (size_t k = 0; k < n; k++) {
+		check_one_sided(runs[k].before, runs[k].after, "BEFORE", "AFTER", diag);
+		check_one_sided(runs[k].after, runs[k].before, "AFTER", "BEFORE", diag);
+		t->nr_down[k] = delta_check_down(runs[k].before, runs[k].after, diag, NULL, 0);
+		q_all(&runs[k], q);
+		for (size_t r = 0; r < nr; r++) {
+			/* t->rows[] point at the first member of rows[] entries. */
+			const struct row_def *d = (const struct row_def *)t->rows[r];
+
+			t->cells[r * n + k] = eval_row(d, q, runs[k].elapsed);
+		}
+	}
+	return 0;
+}
+
+void compare_free(struct cmp_table *t)
+{
+	free(t->rows);
+	free(t->cells);
+	free(t->nr_down);
+	memset(t, 0, sizeof(*t));
+}
+
+const struct cmp_cell *compare_cell(const struct cmp_table *t, const char *label, size_t run)
+{
+	if (run >= t->nr_runs)
+		return NULL;
+	for (size_t r = 0; r < t->nr_rows; r++)
+		if (strcmp(t->rows[r]->label, label) == 0)
+			return &t->cells[r * t->nr_runs + run];
+	return NULL;
+}
+
+void compare_split_name(const char *name, char *l1, char *l2, size_t sz)
+{
+	const char *dash = strchr(name, '-');
+	size_t len = strlen(name), cut;
+
+	if (!dash) {
+		snprintf(l1, sz, "%s", name);
+		snprintf(l2, sz, "%s", "");
+		return;
+	}
+	cut = (size_t)(dash - name);
+	if (strncmp(dash, "-rc", 3) == 0 && dash[3] >= '0' && dash[3] <= '9')
+		cut += 4;
+	if (cut > len)
+		cut = len;
+	snprintf(l1, sz, "%.*s", (int)cut, name);
+	snprintf(l2, sz, "%s", cut < len ? name + cut + 1 : "");
+}

@@ -1,0 +1,123 @@
+/*
+ * input - whole-file reads for the tool.  /proc files report size 0 to stat(), so the size is
+ * never trusted: the file is read until EOF into a growing buffer.
+ *
+ * Does not parse anything; dump.c and zoneinfo.c do.
+ */
+#include "input.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int input_is_binary(const char *buf, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)buf[i];
+
+		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v')
+			return 1;
+		if (c == 0x7f)
+			return 1;
+	}
+	return 0;
+}
+
+static int grow(char **buf, size_t *cap, size_t need)
+{
+	size_t ncap = *cap ? *cap : 16384;
+	char *nbuf;
+
+	while (ncap < need)
+		ncap *= 2;
+	if (ncap == *cap)
+		return 0;
+	nbuf = realloc(*buf, ncap);
+	if (!nbuf)
+		return -ENOMEM;
+	*buf = nbuf;
+	*cap = ncap;
+	return 0;
+}
+
+static int read_all(int fd, char **buf, size_t *len)
+{
+	size_t cap = 0, n = 0;
+	int err;
+
+	for (;;) {
+		ssize_t r;
+
+		err = grow(buf, &cap, n + 4096 + 1);
+		if (err)
+			return err;
+		r = read(fd, *buf + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n > INPUT_MAX_BYTES)
+			return -EFBIG;
+	}
+	(*buf)[n] = '\0';
+	*len = n;
+	return 0;
+}
+
+static int check_text(const char *buf, size_t len)
+{
+	if (len == 0)
+		return -ENODATA;
+	if (input_is_binary(buf, len))
+		return -EILSEQ;
+	return 0;
+}
+
+int input_read(const char *path, char **buf, size_t *len)
+{
+	struct stat st;
+	int fd, err;
+
+	*buf = NULL;
+	*len = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* read() on a directory fails with EISDIR anyway, but not on every filesystem. */
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return -EISDIR;
+	}
+	err = read_all(fd, buf, len);
+	close(fd);
+	if (!err)
+		err = check_text(*buf, *len);
+	if (err) {
+		free(*buf);
+		*buf = NULL;
+		*len = 0;
+	}
+	return err;
+}
+
+const char *input_strerror(int err)
+{
+	switch (err) {
+	case -EISDIR:
+		return "is a directory, not a dump";
+	case -ENODATA:
+		return "empty file";
+	case -EILSEQ:
+		return "binary file, not a text dump";
+	case -EFBIG:
+		return "file too large";
+	default:
+		return strerror(-err);
+	}
+}

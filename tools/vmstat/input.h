@@ -1,0 +1,27 @@
+/*
+ * input - read a whole text file (a /proc file, a dump, a recording) into memory, refusing what
+ * cannot be a text dump: directories, empty files, binary files.
+ */
+#ifndef NODELRU_TOOLS_VMSTAT_INPUT_H
+#define NODELRU_TOOLS_VMSTAT_INPUT_H
+
+#include <stddef.h>
+
+/* Largest file read; /proc/vmstat is ~10 KiB and a long watch recording a few MiB. */
+#define INPUT_MAX_BYTES (256u << 20)
+
+/*
+ * input_read - read @path into a NUL-terminated heap buffer (*@buf, *@len without the NUL).
+ * Returns 0, or: -EISDIR for a directory, -ENODATA for an empty file, -EILSEQ for a binary
+ * file (a NUL byte or a control character other than tab, CR, LF, FF and VT), -EFBIG past
+ * INPUT_MAX_BYTES, -ENOMEM, or the -errno of open/read.  *@buf is NULL on error.
+ */
+int input_read(const char *path, char **buf, size_t *len);
+
+/* input_is_binary - the binary-file test of input_read, on a buffer. */
+int input_is_binary(const char *buf, size_t len);
+
+/* input_strerror - a message for the codes above ("is a directory", "empty file", ...). */
+const char *input_strerror(int err);
+
+#endif /* NODELRU_TOOLS_VMSTAT_INPUT_H */

@@ -1,0 +1,27 @@
+/*
+ * mmtests - read the vmstat dumps and the elapsed time of one benchmark out of an mmtests
+ * tests-timestamp-<kernel> file (MMTESTS-SPEC.md §4.1), so `compare` takes mmtests results
+ * as they are.
+ */
+#ifndef NODELRU_TOOLS_VMSTAT_MMTESTS_H
+#define NODELRU_TOOLS_VMSTAT_MMTESTS_H
+
+#include <stddef.h>
+
+#include "diag.h"
+#include "dump.h"
+
+/*
+ * mmtests_extract - fill the initialised dumps @before and @after with the lines that follow
+ * "file start :: /proc/vmstat" and "file end :: /proc/vmstat", and *@elapsed with the %e
+ * field of the "time ::" line (NAN when there is none).  Only the first benchmark of the file
+ * is read.  Bad lines are reported with their line number in the whole file.
+ * Returns 0, -ENOMEM, or -EBADMSG when either dump is missing or empty.
+ */
+int mmtests_extract(const char *buf, size_t len, const char *path, struct vm_dump *before,
+		    struct vm_dump *after, double *elapsed, const struct vm_diag *diag);
+
+/* mmtests_looks_like - does @buf start like a tests-timestamp file ("test begin :: ")? */
+int mmtests_looks_like(const char *buf, size_t len);
+
+#endif /* NODELRU_TOOLS_VMSTAT_MMTESTS_H */
