@@ -49,7 +49,10 @@ struct free_area {
  */
 enum pcp_stat {
 	PCP_PGALLOC,    /* pages allocated through this list -> pgalloc_<zone> */
-	PCP_PGFREE,     /* pages freed into this list -> pgfree */
+	PCP_REFILLED,   /* pages taken in from the buddy lists */
+	PCP_RETURNED,   /* pages given back to the buddy lists; frees into the list, counted
+			 * by pgfree, are count + returned + allocated - refilled: none on the
+			 * fast path */
 	PCP_NUMA_MISS,  /* numa_miss; numa_hit is PCP_PGALLOC - PCP_NUMA_MISS */
 	PCP_NUMA_OTHER, /* numa_other; numa_local is PCP_PGALLOC - PCP_NUMA_OTHER */
 	NR_PCP_STATS

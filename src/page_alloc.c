@@ -94,6 +94,7 @@ static __hot_inline struct page *rmqueue_pcplist(struct nlru_engine *eng, struct
 		spin_lock(&zone->lock);
 		pcp->count = rmqueue_bulk(zone, pcp->batch, pcp->pfns);
 		spin_unlock(&zone->lock);
+		pcp_stat_add(pcp, PCP_REFILLED, pcp->count);
 		if (unlikely(pcp->count == 0)) {
 			spin_unlock(&pcp->lock);
 			return NULL;
@@ -321,6 +322,7 @@ static __cold_noinline void free_pcp_batch(struct zone *zone, struct per_cpu_pag
 	spin_lock(&zone->lock);
 	free_pcppages_bulk(zone, batch, pcp->pfns);
 	spin_unlock(&zone->lock);
+	pcp_stat_add(pcp, PCP_RETURNED, batch);
 	pcp->count -= batch;
 	memmove(pcp->pfns, pcp->pfns + batch, sizeof(*pcp->pfns) * (size_t)pcp->count);
 	reset_pages_scanned(zone->zone_pgdat);
@@ -332,7 +334,6 @@ static __hot_inline void free_pcp_page(struct nlru_engine *eng, struct zone *zon
 
 	spin_lock(&pcp->lock);
 	pcp->pfns[pcp->count] = pfn;
-	pcp_stat_add(pcp, PCP_PGFREE, 1);
 	if (unlikely(++pcp->count >= pcp->high))
 		free_pcp_batch(zone, pcp);
 	spin_unlock(&pcp->lock);
@@ -373,6 +374,7 @@ static void drain_pcp(struct zone *zone, struct per_cpu_pages *pcp)
 		spin_lock(&zone->lock);
 		free_pcppages_bulk(zone, pcp->count, pcp->pfns);
 		spin_unlock(&zone->lock);
+		pcp_stat_add(pcp, PCP_RETURNED, pcp->count);
 		pcp->count = 0;
 	}
 	spin_unlock(&pcp->lock);

@@ -114,21 +114,42 @@ long zone_stat_read(const struct nlru_engine *eng, const struct zone *zone,
 	}
 }
 
+/* Pages freed into a zone's per-CPU lists, from the balance of what went in and out. */
+static long pcp_frees(const struct nlru_engine *eng, struct zone *zone)
+{
+	long sum = 0;
+
+	for (int cpu = 0; zone->pageset && cpu < eng->nr_cpus; cpu++) {
+		struct per_cpu_pages *pcp = &zone->pageset[cpu];
+
+		/* Under the lock, so that count and the totals agree. */
+		spin_lock(&pcp->lock);
+		sum += pcp->count + atomic_load(&pcp->stat[PCP_RETURNED]) +
+		       atomic_load(&pcp->stat[PCP_PGALLOC]) - atomic_load(&pcp->stat[PCP_REFILLED]);
+		spin_unlock(&pcp->lock);
+	}
+	return sum;
+}
+
 /* Per-CPU list counts that belong to event @item, over every zone they apply to. */
 static unsigned long pcp_event_sum(const struct nlru_engine *eng, enum nlru_vm_event_item item)
 {
-	int stat = item == NLRU_PGFREE ? PCP_PGFREE : PCP_PGALLOC;
 	bool zoned = item >= NLRU_PGALLOC && item < NLRU_PGALLOC + MAX_NR_ZONES;
 	unsigned long sum = 0;
 
 	if (!zoned && item != NLRU_PGFREE)
 		return 0;
 	for (int nid = 0; nid < eng->nr_nodes; nid++) {
-		const struct pglist_data *pgdat = NODE_DATA(eng, nid);
+		struct pglist_data *pgdat = NODE_DATA(eng, nid);
 
-		for (int zid = 0; zid < MAX_NR_ZONES; zid++)
-			if (!zoned || (int)(item - NLRU_PGALLOC) == zid)
-				sum += (unsigned long)pcp_stat_sum(eng, &pgdat->node_zones[zid], stat);
+		for (int zid = 0; zid < MAX_NR_ZONES; zid++) {
+			struct zone *zone = &pgdat->node_zones[zid];
+
+			if (!zoned)
+				sum += (unsigned long)pcp_frees(eng, zone);
+			else if ((int)(item - NLRU_PGALLOC) == zid)
+				sum += (unsigned long)pcp_stat_sum(eng, zone, PCP_PGALLOC);
+		}
 	}
 	return sum;
 }
