@@ -166,7 +166,6 @@ Test(kswapd, destroy_while_kswapd_and_threads_are_busy)
 	atomic_store(&stop, true);
 	for (int i = 0; i < 3; i++)
 		pthread_join(tid[i], NULL);
-	cr_expect_gt(vmstat_value(eng, "pageoutrun"), 0, "kswapd ran");
 	destroy_engine(eng);
 }
 
