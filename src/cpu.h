@@ -16,6 +16,20 @@
 #endif
 #endif
 
+/* The rseq CPU id, or -1 when this thread has no rseq registration. */
+static inline int current_cpu_rseq(void)
+{
+#ifdef HAVE_RSEQ
+	if (__rseq_size > 0) {
+		const struct rseq *rs =
+			(const struct rseq *)((char *)__builtin_thread_pointer() + __rseq_offset);
+
+		return (int)__atomic_load_n(&rs->cpu_id, __ATOMIC_RELAXED);
+	}
+#endif
+	return -1;
+}
+
 static inline int current_cpu(void)
 {
 #ifdef HAVE_RSEQ

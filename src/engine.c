@@ -15,6 +15,7 @@
 #include "kswapd.h"
 #include "os.h"
 #include "page_alloc.h"
+#include "pcp.h"
 #include "swap.h"
 #include "vmstat.h"
 #include "watermark.h"
@@ -184,6 +185,7 @@ static int engine_zones(struct nlru_engine *eng)
 
 	build_all_zonelists(eng);
 	init_per_zone_wmark_min(eng);
+	pcp_setup(eng);
 	for_each_online_pgdat(pgdat, eng, nid) {
 		for_each_zone_in_node(zone, pgdat) {
 			if (!managed_zone(zone))

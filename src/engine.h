@@ -38,6 +38,7 @@ struct nlru_engine {
 	struct vm_event_state *vm_events; /* [nr_cpus] */
 	long min_free_kbytes;             /* in force: computed or configured */
 	atomic_bool membind_warned;       /* "binding refused" is said once per engine */
+	bool pcp_rseq;                    /* per-CPU lists use restartable sequences (pcp.c) */
 	char *swap_path;                  /* private copy of cfg.swap_path */
 	struct swap_device *swap;         /* NULL: no swap */
 	struct region_table regions;      /* anonymous regions by id (page->mapping) */

@@ -43,38 +43,41 @@ struct free_area {
 };
 
 /*
- * Counts kept inside each per-CPU list and updated under its lock with plain loads and stores
- * (no atomic read-modify-write on the fast path).  Readers add them to the zone's counters,
- * which is what Linux's vm_stat_diff does without the threshold folding.
+ * Counts kept inside each per-CPU list, written by its lock holder and read lock-free.
+ * Allocations through the list are counted in its state word (see below); pages freed into
+ * it are derived: count + returned + allocated - refilled, so a free counts nothing.
  */
 enum pcp_stat {
-	PCP_PGALLOC,    /* pages allocated through this list -> pgalloc_<zone> */
-	PCP_REFILLED,   /* pages taken in from the buddy lists */
-	PCP_RETURNED,   /* pages given back to the buddy lists; frees into the list, counted
-			 * by pgfree, are count + returned + allocated - refilled: none on the
-			 * fast path */
-	PCP_NUMA_MISS,  /* numa_miss; numa_hit is PCP_PGALLOC - PCP_NUMA_MISS */
-	PCP_NUMA_OTHER, /* numa_other; numa_local is PCP_PGALLOC - PCP_NUMA_OTHER */
+	PCP_REFILLED, /* pages taken in from the buddy lists */
+	PCP_RETURNED, /* pages given back to the buddy lists */
 	NR_PCP_STATS
 };
+
+#define PCP_COUNT_BITS 16
+#define PCP_COUNT_MASK ((1ull << PCP_COUNT_BITS) - 1)
+#define PCP_MAX_PAGES 32767 /* high and batch are capped so count fits its 16 bits */
 
 /*
  * struct per_cpu_pages: the order-0 page cache of one zone on one CPU.
  *
- * Linux keeps these pages on a list threaded through struct page.  The engine keeps their
- * pfns in a small array used as a stack: the top is the hot end Linux allocates from and
- * frees to, the bottom the cold end free_pcppages_bulk() returns to the buddy allocator.
- * Same order, same count/high/batch rules, but an allocation or a free touches one array
- * slot instead of three descriptors' links.
+ * Linux keeps these pages on a list threaded through struct page and protects it by
+ * disabling preemption.  The engine keeps their pfns in a small array used as a stack (the
+ * top is the hot end Linux allocates from and frees to, the bottom the cold end that goes
+ * back to the buddy allocator) and, where the kernel supports it, pops and pushes with
+ * restartable sequences (pcp.c): the userspace equivalent of preemption off.  Refills,
+ * batch frees and drains take the lock.  The first 24 bytes are read by that assembly:
+ * keep their layout.
  */
 struct per_cpu_pages {
-	struct spinlock lock; /* protects everything below */
-	int count;            /* pages held: pfns[0] (coldest) .. pfns[count - 1] (hottest) */
-	int high;             /* drain batch pages to buddy once count reaches this */
-	int batch;            /* pages moved to or from buddy at a time */
-	uint32_t *pfns;       /* max(high, batch) + 1 slots */
-	_Atomic long stat[NR_PCP_STATS]; /* written under lock, read lock-free */
+	struct spinlock lock;  /* held by refill, batch free and drain; fast paths back off */
+	int high;              /* hand batch pages back once count reaches this */
+	_Atomic uint64_t state; /* bits 0-15: pages held (count); 16-63: allocations made */
+	uint32_t *pfns;        /* pfns[0] coldest .. pfns[count - 1] hottest */
+	int batch;             /* pages moved to or from the buddy lists at a time */
+	_Atomic long stat[NR_PCP_STATS];
 } __cacheline_aligned;
+
+STATIC_ASSERT(sizeof(struct per_cpu_pages) == 64, "per-CPU lists are indexed by cpu << 6");
 
 struct pglist_data;
 
@@ -96,6 +99,9 @@ struct zone {
 	struct free_area free_area[MAX_ORDER];
 
 	_Atomic long vm_stat[NR_VM_ZONE_STAT_ITEMS] __cacheline_aligned;
+	/* numa_miss and numa_other of order-0 allocations: numa_hit and numa_local are the
+	 * per-CPU lists' allocations minus these. */
+	_Atomic long pcp_numa_miss, pcp_numa_other;
 };
 
 static inline bool populated_zone(const struct zone *zone)

@@ -21,6 +21,7 @@
 #include "gfp.h"
 #include "kswapd.h"
 #include "page_alloc.h"
+#include "pcp.h"
 #include "vmscan.h"
 #include "vmstat.h"
 #include "watermark.h"
@@ -60,20 +61,21 @@ static __hot_inline void prep_new_page(struct page *page, unsigned int order)
 }
 
 /*
- * zone_statistics() for an allocation served by @z.  Order-0 allocations count in their
- * per-CPU list (@pcp), which records only the exceptions: hit and local are derived.
+ * zone_statistics() for an allocation served by @z.  Order-0 allocations (@pcp_page) count
+ * only the exceptions, a miss or another node's CPU: hit and local are derived from the
+ * per-CPU lists' allocation counts.
  */
-static __hot_inline void zone_statistics(struct nlru_engine *eng, struct per_cpu_pages *pcp,
-					 struct zone *preferred, struct zone *z, int cpu)
+static __hot_inline void zone_statistics(struct nlru_engine *eng, bool pcp_page,
+					 struct zone *preferred, struct zone *z)
 {
 	bool hit = z->node == preferred->node;
-	bool local = z->node == eng->cpu_node[cpu];
+	bool local = z->node == numa_node_id(eng);
 
-	if (pcp) {
+	if (pcp_page) {
 		if (unlikely(!hit))
-			pcp_stat_add(pcp, PCP_NUMA_MISS, 1);
+			atomic_fetch_add_explicit(&z->pcp_numa_miss, 1, memory_order_relaxed);
 		if (unlikely(!local))
-			pcp_stat_add(pcp, PCP_NUMA_OTHER, 1);
+			atomic_fetch_add_explicit(&z->pcp_numa_other, 1, memory_order_relaxed);
 	} else {
 		mod_zone_page_state(z, hit ? NLRU_NUMA_HIT : NLRU_NUMA_MISS, 1);
 		mod_zone_page_state(z, local ? NLRU_NUMA_LOCAL : NLRU_NUMA_OTHER, 1);
@@ -82,28 +84,37 @@ static __hot_inline void zone_statistics(struct nlru_engine *eng, struct per_cpu
 		mod_zone_page_state(preferred, NLRU_NUMA_FOREIGN, 1);
 }
 
+/* The per-CPU list was empty or busy: lock it, refill from the buddy lists, take one. */
+static __cold_noinline bool rmqueue_pcplist_slow(struct nlru_engine *eng, struct zone *zone,
+						 uint32_t *pfn)
+{
+	int cpu, count;
+	struct per_cpu_pages *pcp = pcp_lock_local(eng, zone, &cpu);
+
+	count = pcp_count(pcp);
+	if (count == 0) {
+		spin_lock(&zone->lock);
+		count = rmqueue_bulk(zone, pcp->batch, pcp->pfns);
+		spin_unlock(&zone->lock);
+		pcp_stat_add(pcp, PCP_REFILLED, count);
+	}
+	if (count)
+		*pfn = pcp->pfns[count - 1];
+	pcp_set_count(pcp, count ? count - 1 : 0, count ? 1 : 0);
+	pcp_unlock(pcp);
+	return count != 0;
+}
+
 static __hot_inline struct page *rmqueue_pcplist(struct nlru_engine *eng, struct zone *preferred,
 						 struct zone *zone)
 {
-	int cpu = this_cpu(eng);
-	struct per_cpu_pages *pcp = &zone->pageset[cpu];
 	struct page *page;
+	uint32_t pfn;
 
-	spin_lock(&pcp->lock);
-	if (unlikely(pcp->count == 0)) {
-		spin_lock(&zone->lock);
-		pcp->count = rmqueue_bulk(zone, pcp->batch, pcp->pfns);
-		spin_unlock(&zone->lock);
-		pcp_stat_add(pcp, PCP_REFILLED, pcp->count);
-		if (unlikely(pcp->count == 0)) {
-			spin_unlock(&pcp->lock);
-			return NULL;
-		}
-	}
-	page = &zone->zone_pgdat->pages[pcp->pfns[--pcp->count]];
-	pcp_stat_add(pcp, PCP_PGALLOC, 1);
-	zone_statistics(eng, pcp, preferred, zone, cpu);
-	spin_unlock(&pcp->lock);
+	if (unlikely(pcp_pop_fast(eng, zone, &pfn)) && !rmqueue_pcplist_slow(eng, zone, &pfn))
+		return NULL;
+	page = &zone->zone_pgdat->pages[pfn];
+	zone_statistics(eng, true, preferred, zone);
 	prep_new_page(page, 0);
 	return page;
 }
@@ -119,7 +130,7 @@ static __cold_noinline struct page *rmqueue_buddy(struct nlru_engine *eng, struc
 	if (pfn == PFN_NIL)
 		return NULL;
 	count_zid_vm_events(eng, NLRU_PGALLOC, zone->zone_idx, 1ul << order);
-	zone_statistics(eng, NULL, preferred, zone, this_cpu(eng));
+	zone_statistics(eng, false, preferred, zone);
 	prep_new_page(&zone->zone_pgdat->pages[pfn], order);
 	return &zone->zone_pgdat->pages[pfn];
 }
@@ -314,29 +325,37 @@ static void reset_pages_scanned(struct pglist_data *pgdat)
 		mod_node_page_state(pgdat, NLRU_NR_PAGES_SCANNED, -scanned);
 }
 
-/* The list reached high: the coldest batch goes back to the buddy allocator. */
-static __cold_noinline void free_pcp_batch(struct zone *zone, struct per_cpu_pages *pcp)
+/* Give the @batch coldest pages back to the buddy allocator.  pcp locked, holding @count. */
+static void free_pcp_batch(struct zone *zone, struct per_cpu_pages *pcp, int count, int batch)
 {
-	int batch = MIN(pcp->batch, pcp->count);
-
 	spin_lock(&zone->lock);
 	free_pcppages_bulk(zone, batch, pcp->pfns);
 	spin_unlock(&zone->lock);
 	pcp_stat_add(pcp, PCP_RETURNED, batch);
-	pcp->count -= batch;
-	memmove(pcp->pfns, pcp->pfns + batch, sizeof(*pcp->pfns) * (size_t)pcp->count);
+	memmove(pcp->pfns, pcp->pfns + batch, sizeof(*pcp->pfns) * (size_t)(count - batch));
+	pcp_set_count(pcp, count - batch, 0);
 	reset_pages_scanned(zone->zone_pgdat);
+}
+
+/* The push would reach high (or the list is busy): lock, push, send a batch back. */
+static __cold_noinline void free_pcp_page_slow(struct nlru_engine *eng, struct zone *zone,
+					       uint32_t pfn)
+{
+	int cpu;
+	struct per_cpu_pages *pcp = pcp_lock_local(eng, zone, &cpu);
+	int count = pcp_count(pcp);
+
+	pcp->pfns[count++] = pfn;
+	pcp_set_count(pcp, count, 0);
+	if (count >= pcp->high)
+		free_pcp_batch(zone, pcp, count, MIN(pcp->batch, count));
+	pcp_unlock(pcp);
 }
 
 static __hot_inline void free_pcp_page(struct nlru_engine *eng, struct zone *zone, uint32_t pfn)
 {
-	struct per_cpu_pages *pcp = &zone->pageset[this_cpu(eng)];
-
-	spin_lock(&pcp->lock);
-	pcp->pfns[pcp->count] = pfn;
-	if (unlikely(++pcp->count >= pcp->high))
-		free_pcp_batch(zone, pcp);
-	spin_unlock(&pcp->lock);
+	if (unlikely(pcp_push_fast(eng, zone, pfn)))
+		free_pcp_page_slow(eng, zone, pfn);
 }
 
 static __cold_noinline void free_buddy_block(struct nlru_engine *eng, struct zone *zone,
@@ -367,17 +386,14 @@ void free_pages_trusted(struct nlru_engine *eng, struct page *page, unsigned int
 	__free_pages(eng, pgdat, page_to_pfn(pgdat, page), order);
 }
 
-static void drain_pcp(struct zone *zone, struct per_cpu_pages *pcp)
+static void drain_pcp(struct nlru_engine *eng, struct zone *zone, int cpu)
 {
-	spin_lock(&pcp->lock);
-	if (pcp->count) {
-		spin_lock(&zone->lock);
-		free_pcppages_bulk(zone, pcp->count, pcp->pfns);
-		spin_unlock(&zone->lock);
-		pcp_stat_add(pcp, PCP_RETURNED, pcp->count);
-		pcp->count = 0;
-	}
-	spin_unlock(&pcp->lock);
+	struct per_cpu_pages *pcp = pcp_lock_cpu(eng, zone, cpu);
+	int count = pcp_count(pcp);
+
+	if (count)
+		free_pcp_batch(zone, pcp, count, count);
+	pcp_unlock(pcp);
 }
 
 void drain_all_pages(struct nlru_engine *eng)
@@ -392,7 +408,7 @@ void drain_all_pages(struct nlru_engine *eng)
 			if (!managed_zone(zone))
 				continue;
 			for (int cpu = 0; cpu < eng->nr_cpus; cpu++)
-				drain_pcp(zone, &zone->pageset[cpu]);
+				drain_pcp(eng, zone, cpu);
 		}
 		reset_pages_scanned(pgdat);
 	}
@@ -414,6 +430,7 @@ int zone_pcp_init(struct nlru_engine *eng, struct zone *zone)
 		pcp->high = high;
 		pcp->batch = batch;
 		pcp->pfns = calloc((size_t)MAX(high, batch) + 1, sizeof(*pcp->pfns));
+		atomic_init(&pcp->state, 0);
 		if (!pcp->pfns)
 			return -ENOMEM;
 	}

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "pcp.h"
 #include "vmstat.h"
 
 enum event_kind { EV_GLOBAL, EV_ZONED, EV_ZONED_SUM };
@@ -78,14 +79,13 @@ const char *nlru_vm_event_help(enum nlru_vm_event_item item)
 	return (unsigned int)item < NR_VM_EVENT_ITEMS ? event_desc[item].help : NULL;
 }
 
-static long pcp_stat_sum(const struct nlru_engine *eng, const struct zone *zone, int stat)
+/* Order-0 allocations made through a zone's per-CPU lists. */
+static long pcp_alloc_sum(const struct nlru_engine *eng, const struct zone *zone)
 {
 	long sum = 0;
 
-	if (!zone->pageset)
-		return 0;
-	for (int cpu = 0; cpu < eng->nr_cpus; cpu++)
-		sum += atomic_load_explicit(&zone->pageset[cpu].stat[stat], memory_order_relaxed);
+	for (int cpu = 0; zone->pageset && cpu < eng->nr_cpus; cpu++)
+		sum += (long)pcp_allocs(&zone->pageset[cpu]);
 	return sum;
 }
 
@@ -98,41 +98,41 @@ long zone_stat_read(const struct nlru_engine *eng, const struct zone *zone,
 {
 	long v = zone_page_state(zone, item);
 
+	long miss = atomic_load_explicit(&zone->pcp_numa_miss, memory_order_relaxed);
+	long other = atomic_load_explicit(&zone->pcp_numa_other, memory_order_relaxed);
+
 	switch (item) {
 	case NLRU_NUMA_HIT:
-		return v + pcp_stat_sum(eng, zone, PCP_PGALLOC) -
-		       pcp_stat_sum(eng, zone, PCP_NUMA_MISS);
+		return v + pcp_alloc_sum(eng, zone) - miss;
 	case NLRU_NUMA_MISS:
-		return v + pcp_stat_sum(eng, zone, PCP_NUMA_MISS);
+		return v + miss;
 	case NLRU_NUMA_LOCAL:
-		return v + pcp_stat_sum(eng, zone, PCP_PGALLOC) -
-		       pcp_stat_sum(eng, zone, PCP_NUMA_OTHER);
+		return v + pcp_alloc_sum(eng, zone) - other;
 	case NLRU_NUMA_OTHER:
-		return v + pcp_stat_sum(eng, zone, PCP_NUMA_OTHER);
+		return v + other;
 	default:
 		return v;
 	}
 }
 
 /* Pages freed into a zone's per-CPU lists, from the balance of what went in and out. */
-static long pcp_frees(const struct nlru_engine *eng, struct zone *zone)
+static long pcp_frees(struct nlru_engine *eng, struct zone *zone)
 {
 	long sum = 0;
 
 	for (int cpu = 0; zone->pageset && cpu < eng->nr_cpus; cpu++) {
-		struct per_cpu_pages *pcp = &zone->pageset[cpu];
-
 		/* Under the lock, so that count and the totals agree. */
-		spin_lock(&pcp->lock);
-		sum += pcp->count + atomic_load(&pcp->stat[PCP_RETURNED]) +
-		       atomic_load(&pcp->stat[PCP_PGALLOC]) - atomic_load(&pcp->stat[PCP_REFILLED]);
-		spin_unlock(&pcp->lock);
+		struct per_cpu_pages *pcp = pcp_lock_cpu(eng, zone, cpu);
+
+		sum += pcp_count(pcp) + (long)pcp_allocs(pcp) +
+		       atomic_load(&pcp->stat[PCP_RETURNED]) - atomic_load(&pcp->stat[PCP_REFILLED]);
+		pcp_unlock(pcp);
 	}
 	return sum;
 }
 
 /* Per-CPU list counts that belong to event @item, over every zone they apply to. */
-static unsigned long pcp_event_sum(const struct nlru_engine *eng, enum nlru_vm_event_item item)
+static unsigned long pcp_event_sum(struct nlru_engine *eng, enum nlru_vm_event_item item)
 {
 	bool zoned = item >= NLRU_PGALLOC && item < NLRU_PGALLOC + MAX_NR_ZONES;
 	unsigned long sum = 0;
@@ -148,13 +148,13 @@ static unsigned long pcp_event_sum(const struct nlru_engine *eng, enum nlru_vm_e
 			if (!zoned)
 				sum += (unsigned long)pcp_frees(eng, zone);
 			else if ((int)(item - NLRU_PGALLOC) == zid)
-				sum += (unsigned long)pcp_stat_sum(eng, zone, PCP_PGALLOC);
+				sum += (unsigned long)pcp_alloc_sum(eng, zone);
 		}
 	}
 	return sum;
 }
 
-unsigned long vm_event_read(const struct nlru_engine *eng, enum nlru_vm_event_item item)
+unsigned long vm_event_read(struct nlru_engine *eng, enum nlru_vm_event_item item)
 {
 	unsigned long sum = pcp_event_sum(eng, item);
 

@@ -68,7 +68,7 @@ static inline void pcp_stat_add(struct per_cpu_pages *pcp, enum pcp_stat item, l
 /* Reporting reads: fold the per-CPU list counts into the zone and event counters. */
 long zone_stat_read(const struct nlru_engine *eng, const struct zone *zone,
 		    enum nlru_zone_stat_item item);
-unsigned long vm_event_read(const struct nlru_engine *eng, enum nlru_vm_event_item item);
+unsigned long vm_event_read(struct nlru_engine *eng, enum nlru_vm_event_item item);
 
 /*
  * Print style of an event slot in the 4.8 /proc/vmstat: true when printed per zone; for a

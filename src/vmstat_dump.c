@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "page_writeback.h"
+#include "pcp.h"
 #include "vmscan.h"
 #include "vmstat.h"
 
@@ -49,7 +50,7 @@ static void dump_state_items(const struct nlru_engine *eng, int only_nid, FILE *
 			(unsigned long)sum_node_stat(eng, only_nid, i));
 }
 
-static void dump_events(const struct nlru_engine *eng, FILE *out)
+static void dump_events(struct nlru_engine *eng, FILE *out)
 {
 	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++) {
 		const char *sum_name;
@@ -146,7 +147,7 @@ static void dump_zone_tail(const struct nlru_engine *eng, const struct zone *zon
 		fprintf(out,
 			"\n    cpu: %i\n              count: %i\n              high:  %i"
 			"\n              batch: %i\n  vm stats threshold: %d",
-			cpu, pcp->count, pcp->high, pcp->batch, stat_threshold(eng, zone));
+			cpu, pcp_count(pcp), pcp->high, pcp->batch, stat_threshold(eng, zone));
 	}
 	fprintf(out, "\n  node_unreclaimable:  %u\n  start_pfn:           %lu"
 		     "\n  node_inactive_ratio: %u\n",

@@ -171,7 +171,7 @@ void zone_pcp_sizes(const struct nlru_engine *eng, const struct zone *zone, int 
 		/* pageset_set_high() */
 		unsigned long h = zone->managed_pages / (unsigned long)fraction;
 
-		*high = (int)h;
+		*high = (int)MIN(h, PCP_MAX_PAGES);
 		*batch = (int)(h / 4 > PAGE_SHIFT * 8 ? PAGE_SHIFT * 8 : MAX(1ul, h / 4));
 	} else {
 		/* pageset_set_batch() */

@@ -14,6 +14,7 @@ static int __lsan_do_recoverable_leak_check(void)
 
 #include "buddy.h"
 #include "lru.h"
+#include "pcp.h"
 #include "helpers.h"
 #include "page_alloc.h"
 #include "vmstat.h"
@@ -75,7 +76,7 @@ void check_pages_accounted(struct nlru_engine *eng, long allocated)
 			managed += zone->managed_pages;
 			free += zone_page_state(zone, NLRU_NR_FREE_PAGES);
 			for (int cpu = 0; zone->pageset && cpu < eng->nr_cpus; cpu++)
-				on_pcp += zone->pageset[cpu].count;
+				on_pcp += pcp_count(&zone->pageset[cpu]);
 		}
 	if (allocated >= 0)
 		cr_assert_eq(free + on_pcp + allocated, managed,

@@ -3,6 +3,7 @@
 #include <sched.h>
 
 #include "helpers.h"
+#include "pcp.h"
 #include "vmstat.h"
 
 /* Pin the test to CPU 0 so every call uses the same per-CPU list. */
@@ -38,25 +39,25 @@ Test(pcp, refill_and_drain_move_whole_batches)
 	cr_assert_eq(pcp->batch, 3);
 	/* The first allocation pulls one batch of 3 from the buddy lists, hands out one. */
 	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 0, 0, &p[0]), 0);
-	cr_expect_eq(pcp->count, 2);
+	cr_expect_eq(pcp_count(pcp), 2);
 	cr_expect_eq(normal_free(eng), 12288 - 3);
 	/* 20 more: the list refills 3 at a time. */
 	for (int i = 1; i <= 20; i++)
 		cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 0, 0, &p[i]), 0);
-	cr_expect_eq(pcp->count, 0, "21 pages = 7 batches of 3, count %d", pcp->count);
+	cr_expect_eq(pcp_count(pcp), 0, "21 pages = 7 batches of 3, count %d", pcp_count(pcp));
 	cr_expect_eq(normal_free(eng), 12288 - 21);
 	/* Freeing 17 keeps them on the list; the 18th reaches high and sends a batch back. */
 	for (int i = 0; i < 17; i++)
 		cr_assert_eq(nlru_free_pages(eng, p[i], 0), 0);
-	cr_expect_eq(pcp->count, 17);
+	cr_expect_eq(pcp_count(pcp), 17);
 	cr_expect_eq(normal_free(eng), 12288 - 21);
 	cr_assert_eq(nlru_free_pages(eng, p[17], 0), 0);
-	cr_expect_eq(pcp->count, 15);
+	cr_expect_eq(pcp_count(pcp), 15);
 	cr_expect_eq(normal_free(eng), 12288 - 21 + 3);
 	check_pages_accounted(eng, 3);
 	/* Drain empties the list into the buddy allocator. */
 	cr_assert_eq(nlru_drain_pages(eng), 0);
-	cr_expect_eq(pcp->count, 0);
+	cr_expect_eq(pcp_count(pcp), 0);
 	cr_expect_eq(normal_free(eng), 12288 - 3);
 	check_free_lists(eng);
 	for (int i = 18; i <= 20; i++)
