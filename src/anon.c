@@ -159,6 +159,7 @@ static void release_slot(struct nlru_region *region, size_t i)
 		isolate_lru_page(eng, page);
 		mod_node_page_state(page_pgdat(eng, page), NLRU_NR_ANON_MAPPED, -1);
 		page->mapping = 0;
+		page->index = 0;
 		__atomic_store_n(&page->refcount, 0, __ATOMIC_RELEASE);
 		free_pages_trusted(eng, page, 0);
 	}
@@ -407,6 +408,7 @@ static void swapped_out(struct nlru_region *region, struct page *page, uint32_t 
 	page_clear(page, PG_dirty);
 	page_clear(page, PG_swapbacked);
 	page->mapping = 0;
+	page->index = 0;
 	mod_node_page_state(page_pgdat(eng, page), NLRU_NR_ANON_MAPPED, -1);
 	/* Drop the mapping's and reclaim's references: the caller frees the page. */
 	__atomic_store_n(&page->refcount, 0, __ATOMIC_RELEASE);

@@ -49,14 +49,14 @@ static inline int ac_classzone_idx(const struct alloc_context *ac)
 #define __hot_inline inline __attribute__((always_inline))
 #define __cold_noinline __attribute__((noinline, cold))
 
-/* Fresh block: head counted as allocated, owner fields clear, node and zone kept. */
+/*
+ * Fresh block: head counted as allocated, node and zone kept.  The owner fields are already
+ * clear: every owner clears private, mapping and index before it frees a page.
+ */
 static __hot_inline void prep_new_page(struct page *page, unsigned int order)
 {
 	set_page_flags(page, (page_flags(page) & (PAGE_NODE_MASK | PAGE_ZONE_MASK)) |
 				     (order << PAGE_ORDER_SHIFT));
-	page->private = 0;
-	page->mapping = 0;
-	page->index = 0;
 	__atomic_store_n(&page->refcount, 1, __ATOMIC_RELEASE);
 }
 
@@ -69,7 +69,8 @@ static __hot_inline void zone_statistics(struct nlru_engine *eng, bool pcp_page,
 					 struct zone *preferred, struct zone *z)
 {
 	bool hit = z->node == preferred->node;
-	bool local = z->node == numa_node_id(eng);
+	/* One node: every allocation is local, and the CPU need not be looked up. */
+	bool local = eng->nr_nodes == 1 || z->node == numa_node_id(eng);
 
 	if (pcp_page) {
 		if (unlikely(!hit))
@@ -382,6 +383,11 @@ static __hot_inline void __free_pages(struct nlru_engine *eng, struct pglist_dat
 void free_pages_trusted(struct nlru_engine *eng, struct page *page, unsigned int order)
 {
 	struct pglist_data *pgdat = page_pgdat(eng, page);
+
+	if (NLRU_DEBUG >= 1 && (page->private || page->mapping || page->index))
+		log_err(&eng->log, "page %u of node %d freed with owner fields set (%llu, %u, %u)",
+			page_to_pfn(pgdat, page), pgdat->node_id,
+			(unsigned long long)page->private, page->mapping, page->index);
 
 	__free_pages(eng, pgdat, page_to_pfn(pgdat, page), order);
 }

@@ -11,7 +11,10 @@
 /* Allocate 2^order pages; NULL when none could be had.  gfp, order and nid are valid. */
 struct page *alloc_pages_node(struct nlru_engine *eng, unsigned int gfp, unsigned int order,
 			      int nid);
-/* Free a block the engine itself allocated (no ownership checks). */
+/*
+ * Free a block the engine itself allocated (no ownership checks).  Its refcount is 0 and its
+ * owner fields (private, mapping, index) are cleared: the allocator relies on that.
+ */
 void free_pages_trusted(struct nlru_engine *eng, struct page *page, unsigned int order);
 
 /* drain_all_pages(): every CPU's lists of every zone back to the buddy allocator. */

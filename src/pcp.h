@@ -6,6 +6,9 @@
 #ifndef NODELRU_PCP_H
 #define NODELRU_PCP_H
 
+#include <errno.h>
+#include <stddef.h>
+
 #include "engine.h"
 
 static inline int pcp_count(const struct per_cpu_pages *pcp)
@@ -28,10 +31,158 @@ static inline void pcp_set_count(struct per_cpu_pages *pcp, int count, uint64_t 
 			      memory_order_relaxed);
 }
 
+#if defined(__x86_64__) && defined(HAVE_RSEQ) && !defined(__SANITIZE_THREAD__)
+#define PCP_RSEQ 1
+#else
+#define PCP_RSEQ 0
+#endif
+
+STATIC_ASSERT(offsetof(struct per_cpu_pages, lock) == 0, "rseq sequences read the lock at 0");
+STATIC_ASSERT(offsetof(struct per_cpu_pages, high) == 4, "rseq sequences read high at 4");
+STATIC_ASSERT(offsetof(struct per_cpu_pages, state) == 8, "rseq sequences read state at 8");
+STATIC_ASSERT(offsetof(struct per_cpu_pages, pfns) == 16, "rseq sequences read pfns at 16");
+
+#if PCP_RSEQ
+/*
+ * The sequences.  Each one publishes its descriptor (start, length, abort handler) in
+ * rseq->rseq_cs, then runs from label 1 to the single committing store before label 2.  The
+ * abort handler must be preceded by the signature glibc registered (RSEQ_SIG, 0x53053053 on
+ * x86), here hidden in a ud1 instruction as the kernel's selftests do.
+ */
+#define RSEQ_CS_BEGIN                                                                              \
+	".pushsection __rseq_cs, \"aw\"\n\t"                                                       \
+	".balign 32\n\t"                                                                           \
+	"3:\n\t"                                                                                   \
+	".long 0x0, 0x0\n\t"                                                                       \
+	".quad 1f, (2f - 1f), 4f\n\t"                                                              \
+	".popsection\n\t"                                                                          \
+	"leaq 3b(%%rip), %%rax\n\t"                                                                \
+	"movq %%rax, %[rseq_cs]\n\t"                                                               \
+	"1:\n\t"                                                                                   \
+	"movl %[cpu_id], %%eax\n\t"                                                                \
+	"shlq $6, %%rax\n\t"                                                                       \
+	"addq %[base], %%rax\n\t"                                                                  \
+	"cmpl $0, (%%rax)\n\t"                                                                     \
+	"jnz %l[busy]\n\t"
+
+#define RSEQ_CS_END                                                                                \
+	"2:\n\t"                                                                                   \
+	".pushsection __rseq_failure, \"ax\"\n\t"                                                  \
+	".byte 0x0f, 0xb9, 0x3d\n\t"                                                               \
+	".long 0x53053053\n\t"                                                                     \
+	"4:\n\t"                                                                                   \
+	"jmp %l[busy]\n\t"                                                                         \
+	".popsection\n\t"
+
+static inline struct rseq *rseq_area(void)
+{
+	return (struct rseq *)((char *)__builtin_thread_pointer() + __rseq_offset);
+}
+
+/* pop: count > 0, take pfns[count - 1], commit state - 1 + one allocation. */
+static inline int rseq_pop(struct per_cpu_pages *base, uint32_t *pfn)
+{
+	struct rseq *rs = rseq_area();
+
+	__asm__ __volatile__ goto(RSEQ_CS_BEGIN
+				  "movq 8(%%rax), %%rcx\n\t"
+				  "testw %%cx, %%cx\n\t"
+				  "jz %l[busy]\n\t"
+				  "movzwl %%cx, %%edx\n\t"
+				  "movq 16(%%rax), %%rsi\n\t"
+				  "movl -4(%%rsi,%%rdx,4), %%edx\n\t"
+				  "movl %%edx, %[pfn]\n\t"
+				  "addq $0xffff, %%rcx\n\t"
+				  "movq %%rcx, 8(%%rax)\n\t" RSEQ_CS_END
+				  :
+				  : [rseq_cs] "m"(rs->rseq_cs), [cpu_id] "m"(rs->cpu_id), [base] "r"(base),
+				    [pfn] "m"(*pfn)
+				  : "memory", "cc", "rax", "rcx", "rdx", "rsi"
+				  : busy);
+	return 0;
+busy:
+	return -EAGAIN;
+}
+
+/* push: count + 1 < high, write pfns[count], commit state + 1. */
+static inline int rseq_push(struct per_cpu_pages *base, uint32_t pfn)
+{
+	struct rseq *rs = rseq_area();
+
+	__asm__ __volatile__ goto(RSEQ_CS_BEGIN
+				  "movq 8(%%rax), %%rcx\n\t"
+				  "movzwl %%cx, %%edx\n\t"
+				  "leal 1(%%edx), %%esi\n\t"
+				  "cmpl 4(%%rax), %%esi\n\t"
+				  "jge %l[busy]\n\t"
+				  "movq 16(%%rax), %%rsi\n\t"
+				  "movl %[pfn], (%%rsi,%%rdx,4)\n\t"
+				  "addq $1, %%rcx\n\t"
+				  "movq %%rcx, 8(%%rax)\n\t" RSEQ_CS_END
+				  :
+				  : [rseq_cs] "m"(rs->rseq_cs), [cpu_id] "m"(rs->cpu_id), [base] "r"(base),
+				    [pfn] "r"(pfn)
+				  : "memory", "cc", "rax", "rcx", "rdx", "rsi"
+				  : busy);
+	return 0;
+busy:
+	return -EAGAIN;
+}
+
+/* lock this CPU's list: it is free, commit our token; the CPU is returned in *cpu. */
+static inline int rseq_lock(struct per_cpu_pages *base, int token, int *cpu)
+{
+	struct rseq *rs = rseq_area();
+
+	__asm__ __volatile__ goto(RSEQ_CS_BEGIN
+				  "movl %[cpu_id], %%ecx\n\t"
+				  "movl %%ecx, %[cpu]\n\t"
+				  "movl %[token], (%%rax)\n\t" RSEQ_CS_END
+				  :
+				  : [rseq_cs] "m"(rs->rseq_cs), [cpu_id] "m"(rs->cpu_id), [base] "r"(base),
+				    [token] "r"(token), [cpu] "m"(*cpu)
+				  : "memory", "cc", "rax", "rcx"
+				  : busy);
+	return 0;
+busy:
+	return -EAGAIN;
+}
+#else
+static inline int rseq_pop(struct per_cpu_pages *base, uint32_t *pfn)
+{
+	return -EAGAIN;
+}
+
+static inline int rseq_push(struct per_cpu_pages *base, uint32_t pfn)
+{
+	return -EAGAIN;
+}
+
+static inline int rseq_lock(struct per_cpu_pages *base, int token, int *cpu)
+{
+	return -EAGAIN;
+}
+#endif
+
+/* The same with the lock, where restartable sequences are not available. */
+int pcp_pop_locked(struct nlru_engine *eng, struct zone *zone, uint32_t *pfn);
+int pcp_push_locked(struct nlru_engine *eng, struct zone *zone, uint32_t pfn);
+
 /* Try to take the hottest page of this CPU's list.  0, or -EAGAIN (empty, locked). */
-int pcp_pop_fast(struct nlru_engine *eng, struct zone *zone, uint32_t *pfn);
+static inline int pcp_pop_fast(struct nlru_engine *eng, struct zone *zone, uint32_t *pfn)
+{
+	if (likely(eng->pcp_rseq))
+		return rseq_pop(zone->pageset, pfn);
+	return pcp_pop_locked(eng, zone, pfn);
+}
+
 /* Try to add a page to this CPU's list.  0, or -EAGAIN (would reach high, locked). */
-int pcp_push_fast(struct nlru_engine *eng, struct zone *zone, uint32_t pfn);
+static inline int pcp_push_fast(struct nlru_engine *eng, struct zone *zone, uint32_t pfn)
+{
+	if (likely(eng->pcp_rseq))
+		return rseq_push(zone->pageset, pfn);
+	return pcp_push_locked(eng, zone, pfn);
+}
 
 /* Lock the list of the CPU this thread runs on, returned in *cpu. */
 struct per_cpu_pages *pcp_lock_local(struct nlru_engine *eng, struct zone *zone, int *cpu);
