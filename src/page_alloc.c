@@ -50,12 +50,15 @@ static inline int ac_classzone_idx(const struct alloc_context *ac)
 #define __cold_noinline __attribute__((noinline, cold))
 
 /*
- * Fresh block: head counted as allocated, node and zone kept.  The owner fields are already
- * clear: every owner clears private, mapping and index before it frees a page.
+ * Fresh block of @zone: no page flag left from its last owner, its order recorded, counted as
+ * allocated.  The owner fields are already clear: every owner clears private, mapping and
+ * index before it frees a page.
  */
-static __hot_inline void prep_new_page(struct page *page, unsigned int order)
+static __hot_inline void prep_new_page(const struct zone *zone, struct page *page,
+				       unsigned int order)
 {
-	set_page_flags(page, (page_flags(page) & (PAGE_NODE_MASK | PAGE_ZONE_MASK)) |
+	set_page_flags(page, ((uint32_t)zone->node << PAGE_NODE_SHIFT) |
+				     ((uint32_t)zone->zone_idx << PAGE_ZONE_SHIFT) |
 				     (order << PAGE_ORDER_SHIFT));
 	__atomic_store_n(&page->refcount, 1, __ATOMIC_RELEASE);
 }
@@ -116,7 +119,7 @@ static __hot_inline struct page *rmqueue_pcplist(struct nlru_engine *eng, struct
 		return NULL;
 	page = &zone->zone_pgdat->pages[pfn];
 	zone_statistics(eng, true, preferred, zone);
-	prep_new_page(page, 0);
+	prep_new_page(zone, page, 0);
 	return page;
 }
 
@@ -132,7 +135,7 @@ static __cold_noinline struct page *rmqueue_buddy(struct nlru_engine *eng, struc
 		return NULL;
 	count_zid_vm_events(eng, NLRU_PGALLOC, zone->zone_idx, 1ul << order);
 	zone_statistics(eng, false, preferred, zone);
-	prep_new_page(&zone->zone_pgdat->pages[pfn], order);
+	prep_new_page(zone, &zone->zone_pgdat->pages[pfn], order);
 	return &zone->zone_pgdat->pages[pfn];
 }
 
@@ -370,9 +373,9 @@ static __cold_noinline void free_buddy_block(struct nlru_engine *eng, struct zon
 }
 
 static __hot_inline void __free_pages(struct nlru_engine *eng, struct pglist_data *pgdat,
-				      uint32_t pfn, unsigned int order)
+				      uint32_t pfn, unsigned int order, uint32_t flags)
 {
-	struct zone *zone = page_zone(pgdat, &pgdat->pages[pfn]);
+	struct zone *zone = &pgdat->node_zones[(flags & PAGE_ZONE_MASK) >> PAGE_ZONE_SHIFT];
 
 	if (likely(order == 0))
 		free_pcp_page(eng, zone, pfn);
@@ -388,8 +391,7 @@ void free_pages_trusted(struct nlru_engine *eng, struct page *page, unsigned int
 		log_err(&eng->log, "page %u of node %d freed with owner fields set (%llu, %u, %u)",
 			page_to_pfn(pgdat, page), pgdat->node_id,
 			(unsigned long long)page->private, page->mapping, page->index);
-
-	__free_pages(eng, pgdat, page_to_pfn(pgdat, page), order);
+	__free_pages(eng, pgdat, page_to_pfn(pgdat, page), order, page_flags(page));
 }
 
 static void drain_pcp(struct nlru_engine *eng, struct zone *zone, int cpu)
@@ -548,7 +550,7 @@ int nlru_free_pages(struct nlru_engine *eng, void *addr, unsigned int order)
 {
 	struct pglist_data *pgdat;
 	struct page *page;
-	uint32_t pfn;
+	uint32_t pfn, flags;
 	int one = 1;
 
 	if (unlikely(!eng))
@@ -558,15 +560,16 @@ int nlru_free_pages(struct nlru_engine *eng, void *addr, unsigned int order)
 		return bad_free(eng, addr, order);
 	pfn = (uint32_t)(((char *)addr - pgdat->mem) >> PAGE_SHIFT);
 	page = &pgdat->pages[pfn];
+	flags = page_flags(page);
 	/*
 	 * Claim the block: only an allocated head of the right order has refcount 1 and that
 	 * order, and of two racing frees of one block exactly one wins the exchange.
 	 */
-	if (unlikely(page_order(page) != order ||
+	if (unlikely(((flags & PAGE_ORDER_MASK) >> PAGE_ORDER_SHIFT) != order ||
 		     !__atomic_compare_exchange_n(&page->refcount, &one, 0, false, __ATOMIC_ACQ_REL,
 						  __ATOMIC_RELAXED)))
 		return bad_free(eng, addr, order);
-	__free_pages(eng, pgdat, pfn, order);
+	__free_pages(eng, pgdat, pfn, order, flags);
 	return 0;
 }
 
