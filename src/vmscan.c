@@ -173,6 +173,29 @@ static unsigned long isolate_lru_pages(struct nlru_engine *eng, struct pglist_da
 	return taken;
 }
 
+/*
+ * Isolate under the lru_lock and account it as both list shrinkers do: isolated pages,
+ * recent_scanned, the node's scan count, and @event (pgscan_* or pgrefill).  Returns taken.
+ */
+static unsigned long isolate_and_count(struct nlru_engine *eng, struct pglist_data *pgdat,
+				       unsigned long nr_to_scan, struct pfnlist *dst,
+				       const struct scan_control *sc, enum lru_list lru,
+				       enum nlru_vm_event_item event)
+{
+	bool file = is_file_lru(lru);
+	unsigned long taken, scanned;
+
+	spin_lock(&pgdat->lru_lock);
+	taken = isolate_lru_pages(eng, pgdat, nr_to_scan, dst, &scanned, sc, lru);
+	mod_node_page_state(pgdat, file ? NLRU_NR_ISOLATED_FILE : NLRU_NR_ISOLATED_ANON,
+			    (long)taken);
+	pgdat->lruvec.reclaim_stat.recent_scanned[file] += taken;
+	mod_node_page_state(pgdat, NLRU_NR_PAGES_SCANNED, (long)scanned);
+	count_reclaim_event(eng, event, sc, scanned);
+	spin_unlock(&pgdat->lru_lock);
+	return taken;
+}
+
 /* Drop reclaim's isolation reference. */
 static void put_isolated(struct page *page)
 {
@@ -327,7 +350,7 @@ static unsigned long shrink_inactive_list(struct nlru_engine *eng, unsigned long
 {
 	bool file = is_file_lru(lru);
 	enum nlru_node_stat_item isolated = file ? NLRU_NR_ISOLATED_FILE : NLRU_NR_ISOLATED_ANON;
-	unsigned long taken, scanned, reclaimed;
+	unsigned long taken, reclaimed;
 	struct pfnlist list, free;
 
 	if (!inactive_reclaimable_pages(pgdat, sc, lru))
@@ -337,14 +360,8 @@ static unsigned long shrink_inactive_list(struct nlru_engine *eng, unsigned long
 		congestion_wait(eng);
 	pfnlist_init(&list);
 	pfnlist_init(&free);
-	spin_lock(&pgdat->lru_lock);
-	taken = isolate_lru_pages(eng, pgdat, nr_to_scan, &list, &scanned, sc, lru);
-	mod_node_page_state(pgdat, isolated, (long)taken);
-	pgdat->lruvec.reclaim_stat.recent_scanned[file] += taken;
-	mod_node_page_state(pgdat, NLRU_NR_PAGES_SCANNED, (long)scanned);
-	count_reclaim_event(eng, current_is_kswapd() ? NLRU_PGSCAN_KSWAPD : NLRU_PGSCAN_DIRECT, sc,
-			    scanned);
-	spin_unlock(&pgdat->lru_lock);
+	taken = isolate_and_count(eng, pgdat, nr_to_scan, &list, sc, lru,
+				  current_is_kswapd() ? NLRU_PGSCAN_KSWAPD : NLRU_PGSCAN_DIRECT);
 	if (!taken)
 		return 0;
 
@@ -388,19 +405,13 @@ static void shrink_active_list(struct nlru_engine *eng, unsigned long nr_to_scan
 {
 	bool file = is_file_lru(lru);
 	enum nlru_node_stat_item isolated = file ? NLRU_NR_ISOLATED_FILE : NLRU_NR_ISOLATED_ANON;
-	unsigned long taken, scanned, rotated = 0, moved;
+	unsigned long taken, rotated = 0, moved;
 	struct pfnlist hold, inactive;
 	uint32_t pfn;
 
 	pfnlist_init(&hold);
 	pfnlist_init(&inactive);
-	spin_lock(&pgdat->lru_lock);
-	taken = isolate_lru_pages(eng, pgdat, nr_to_scan, &hold, &scanned, sc, lru);
-	mod_node_page_state(pgdat, isolated, (long)taken);
-	pgdat->lruvec.reclaim_stat.recent_scanned[file] += taken;
-	mod_node_page_state(pgdat, NLRU_NR_PAGES_SCANNED, (long)scanned);
-	count_reclaim_event(eng, NLRU_PGREFILL, sc, scanned);
-	spin_unlock(&pgdat->lru_lock);
+	taken = isolate_and_count(eng, pgdat, nr_to_scan, &hold, sc, lru, NLRU_PGREFILL);
 
 	while ((pfn = pfnlist_pop_tail(&hold, pgdat->pages)) != PFN_NIL) {
 		struct page *page = &pgdat->pages[pfn];
