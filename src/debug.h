@@ -5,9 +5,9 @@
  * that walk lists and recount counters.  Checks are written as `if (NLRU_DEBUG >= 2)` rather
  * than #if so the code behind them always compiles (jemalloc's config_debug).
  *
- * A failed assertion never aborts: the library must not take its host process down.  It is
- * reported through the engine's log callback and counted, and the caller goes on or refuses
- * the operation.
+ * A failed check never aborts: the library must not take its host process down.  It is
+ * reported through the engine's log callback, and the caller goes on or refuses the
+ * operation (see free_pages_trusted and nlru_engine_destroy).
  */
 #ifndef NODELRU_DEBUG_H
 #define NODELRU_DEBUG_H

@@ -1,7 +1,8 @@
 /*
  * engine.c - engine lifecycle and node memory: create (topology, per-node mappings and
- * descriptors, zone layout, watermarks, pcp lists, freeing every page), destroy, and the
- * read-only queries of geometry.
+ * descriptors, zone layout, watermarks, pcp lists, freeing every page, the swap file, the
+ * kswapd threads), destroy (refused while regions or pages are in use), and the read-only
+ * queries of geometry.
  *
  * Creation and destruction are single-threaded by contract; nothing else here takes a lock.
  */

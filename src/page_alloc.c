@@ -2,8 +2,9 @@
  * page_alloc.c - the allocator's front: per-CPU order-0 lists, the zonelist walk under
  * watermarks, and the Linux 4.8 slow path; plus the public alloc/free calls and their checks.
  *
- * Locking: a per-CPU list's lock, then its zone's lock (never the other way round).  The
- * fast path takes only the per-CPU lock for order 0, the zone lock for higher orders.
+ * Locking: order 0 goes through the CPU's per-CPU list with no lock (pcp.c); its slow paths
+ * take the list's lock, then the zone's lock (never the other way round).  Higher orders take
+ * the zone lock.
  * Watermark checks read NR_FREE_PAGES without a lock, as Linux does: a racing allocation can
  * dip a page or a batch below a watermark, which the next check sees.
  *
