@@ -82,7 +82,10 @@ enum nlru_zone_type {
 
 enum nlru_log_level { NLRU_LOG_ERROR, NLRU_LOG_WARN, NLRU_LOG_INFO, NLRU_LOG_DEBUG };
 
-/* Receives every diagnostic of the library.  Called from any thread, never with a lock held. */
+/*
+ * Receives every diagnostic of the library.  Called from any thread, possibly while the
+ * engine holds internal locks: it must return promptly and must not call into the engine.
+ */
 typedef void (*nlru_log_fn)(void *arg, enum nlru_log_level level, const char *msg);
 
 /* Returns monotonic time in nanoseconds.  Tests replace it to drive time by hand. */

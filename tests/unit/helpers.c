@@ -101,6 +101,8 @@ void check_no_leaks(void)
 
 void destroy_engine(struct nlru_engine *eng)
 {
+	/* Every test ends here: the LRU lists and their counters must agree. */
+	check_lru_invariants(eng, false);
 	cr_assert_eq(nlru_engine_destroy(eng), 0, "destroy: %s", test_log_last);
 	check_no_leaks();
 }

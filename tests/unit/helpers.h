@@ -36,7 +36,7 @@ void check_pages_accounted(struct nlru_engine *eng, long allocated);
  * a test either), so tests ask for it in their body.  A no-op in other builds.
  */
 void check_no_leaks(void);
-/* nlru_engine_destroy() must succeed, and nothing may have leaked. */
+/* The LRU invariants hold, nlru_engine_destroy() succeeds, and nothing has leaked. */
 void destroy_engine(struct nlru_engine *eng);
 
 /*
