@@ -449,5 +449,7 @@ enum anon_pageout_result anon_pageout(struct nlru_engine *eng, struct page *page
 	}
 	swapped_out(region, page, slot);
 	spin_unlock(&region->lock);
+	/* pageout() counts every page reclaim writes, anon or file: mmtests' "Page writes". */
+	mod_node_page_state(page_pgdat(eng, page), NLRU_NR_VMSCAN_WRITE, 1);
 	return ANON_SWAPPED;
 }

@@ -69,6 +69,8 @@ Test(reclaim, region_four_times_memory_single_thread)
 	cr_expect_geq(vmstat_value(eng, "pswpin"), (int64_t)pages / 2);
 	cr_expect_gt(vmstat_value(eng, "pgmajfault"), 0);
 	cr_expect_eq(vmstat_value(eng, "nlru_swap_write_fail"), 0);
+	/* Every swap-out is a page written by reclaim. */
+	cr_expect_eq(vmstat_value(eng, "nr_vmscan_write"), vmstat_value(eng, "pswpout"));
 	check_lru_invariants(eng, false);
 	cr_assert_eq(nlru_region_destroy(r), 0);
 	destroy_engine(eng);
