@@ -17,6 +17,7 @@
 #include "os.h"
 #include "page_alloc.h"
 #include "pcp.h"
+#include "shrinker.h"
 #include "swap.h"
 #include "vmstat.h"
 #include "watermark.h"
@@ -142,6 +143,7 @@ static void engine_free(struct nlru_engine *eng)
 	kswapd_stop_all(eng);
 	swap_close(eng->swap);
 	region_table_destroy(&eng->regions);
+	shrinker_list_destroy(eng);
 	for (int nid = 0; nid < MAX_NUMNODES; nid++)
 		node_free(eng, eng->node_data[nid]);
 	topo_destroy(eng->topo);
@@ -229,6 +231,12 @@ int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out)
 	eng->log = (struct nlru_log){cfg->log, cfg->log_arg};
 	r = region_table_init(&eng->regions);
 	if (r) {
+		free(eng);
+		return r;
+	}
+	r = shrinker_list_init(eng);
+	if (r) {
+		region_table_destroy(&eng->regions);
 		free(eng);
 		return r;
 	}

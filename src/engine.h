@@ -25,6 +25,7 @@ struct vm_event_state {
 } __cacheline_aligned;
 
 struct swap_device;
+struct nlru_shrinker;
 
 struct nlru_engine {
 	struct nlru_config cfg; /* private copy; cfg.topology points at topology_desc */
@@ -42,6 +43,8 @@ struct nlru_engine {
 	char *swap_path;                  /* private copy of cfg.swap_path */
 	struct swap_device *swap;         /* NULL: no swap */
 	struct region_table regions;      /* anonymous regions by id (page->mapping) */
+	pthread_rwlock_t shrinker_rwsem;  /* protects the shrinker list */
+	struct nlru_shrinker *shrinkers;  /* registered shrinkers, newest first */
 };
 
 static inline struct pglist_data *NODE_DATA(const struct nlru_engine *eng, int nid)

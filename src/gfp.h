@@ -14,7 +14,9 @@
 #define GFP_KNOWN                                                                                  \
 	(GFP_ZONEMASK | NLRU_GFP_HIGH | NLRU_GFP_IO | NLRU_GFP_FS | NLRU_GFP_ATOMIC |               \
 	 NLRU_GFP_RECLAIM | NLRU_GFP_NORETRY | NLRU_GFP_THISNODE | NLRU_GFP_HARDWALL |             \
-	 NLRU_GFP_ZERO)
+	 NLRU_GFP_ZERO | NLRU_GFP_SLAB_RECLAIMABLE | NLRU_GFP_SLAB_UNRECLAIMABLE)
+
+#define GFP_SLAB (NLRU_GFP_SLAB_RECLAIMABLE | NLRU_GFP_SLAB_UNRECLAIMABLE)
 
 /* mm/internal.h alloc_flags.  ALLOC_FAIR exists only in zone (4.7) mode. */
 #define ALLOC_WMARK_MIN WMARK_MIN

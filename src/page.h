@@ -39,6 +39,7 @@ enum pageflags {
 	PG_mlocked,
 	PG_buddy, /* free, heading a buddy block of page_order() (Linux keeps this in _mapcount) */
 	PG_young, /* accessed through its mapping since reclaim last looked: the PTE young bit */
+	PG_slab_reclaimable, /* with PG_slab: charged to nr_slab_reclaimable (else unreclaimable) */
 	NR_PAGEFLAGS
 };
 

@@ -23,6 +23,7 @@
 #include "kswapd.h"
 #include "page_alloc.h"
 #include "pcp.h"
+#include "shrinker.h"
 #include "vmscan.h"
 #include "vmstat.h"
 #include "watermark.h"
@@ -373,11 +374,26 @@ static __cold_noinline void free_buddy_block(struct nlru_engine *eng, struct zon
 	count_vm_events(eng, NLRU_PGFREE, 1ul << order);
 }
 
+/* A slab page leaves its cache: uncharge it, and credit reclaim if a shrinker freed it. */
+static __cold_noinline void slab_uncharge(struct zone *zone, struct page *page, uint32_t flags,
+					  unsigned int order)
+{
+	bool reclaimable = flags & (1u << PG_slab_reclaimable);
+
+	mod_zone_page_state(zone, reclaimable ? NLRU_NR_SLAB_RECLAIMABLE : NLRU_NR_SLAB_UNRECLAIMABLE,
+			    -(1l << order));
+	set_page_flags(page, flags & ~((1u << PG_slab) | (1u << PG_slab_reclaimable)));
+	if (current_reclaim_state)
+		current_reclaim_state->reclaimed_slab += 1ul << order;
+}
+
 static __hot_inline void __free_pages(struct nlru_engine *eng, struct pglist_data *pgdat,
 				      uint32_t pfn, unsigned int order, uint32_t flags)
 {
 	struct zone *zone = &pgdat->node_zones[(flags & PAGE_ZONE_MASK) >> PAGE_ZONE_SHIFT];
 
+	if (unlikely(flags & (1u << PG_slab)))
+		slab_uncharge(zone, &pgdat->pages[pfn], flags, order);
 	if (likely(order == 0))
 		free_pcp_page(eng, zone, pfn);
 	else
@@ -458,6 +474,19 @@ void zone_pcp_destroy(const struct nlru_engine *eng, struct zone *zone)
 
 /* Public entry points: validate everything, say why through the log, then do the work. */
 
+/* Charge a new page to nr_slab_(un)reclaimable, as the slab allocator does. */
+static __cold_noinline void slab_charge(struct zone *zone, struct page *page, unsigned int gfp,
+					unsigned int order)
+{
+	bool reclaimable = gfp & NLRU_GFP_SLAB_RECLAIMABLE;
+
+	page_set(page, PG_slab);
+	if (reclaimable)
+		page_set(page, PG_slab_reclaimable);
+	mod_zone_page_state(zone, reclaimable ? NLRU_NR_SLAB_RECLAIMABLE : NLRU_NR_SLAB_UNRECLAIMABLE,
+			    1l << order);
+}
+
 /* Says which argument of an allocation is wrong. */
 static __cold_noinline int bad_alloc(struct nlru_engine *eng, unsigned int gfp, unsigned int order,
 				     int nid)
@@ -470,6 +499,8 @@ static __cold_noinline int bad_alloc(struct nlru_engine *eng, unsigned int gfp, 
 	else if (gfp_zone(gfp) < 0)
 		log_err(&eng->log, "alloc: gfp 0x%x combines zone modifiers that exclude each other",
 			gfp);
+	else if ((gfp & GFP_SLAB) == GFP_SLAB)
+		log_err(&eng->log, "alloc: a slab page is reclaimable or not, not both");
 	else
 		log_err(&eng->log, "alloc: node %d does not exist (the engine has %d)", nid,
 			eng->nr_nodes);
@@ -485,6 +516,7 @@ int nlru_alloc_pages(struct nlru_engine *eng, unsigned int gfp, unsigned int ord
 	if (unlikely(!eng || !addr))
 		return -EINVAL;
 	if (unlikely(order >= MAX_ORDER || (gfp & ~GFP_KNOWN) || gfp_zone(gfp) < 0 ||
+		     (gfp & GFP_SLAB) == GFP_SLAB ||
 		     (nid != NLRU_NUMA_NO_NODE && (unsigned int)nid >= (unsigned int)eng->nr_nodes)))
 		return bad_alloc(eng, gfp, order, nid);
 	page = __alloc_pages_node(eng, gfp, order, nid);
@@ -492,6 +524,8 @@ int nlru_alloc_pages(struct nlru_engine *eng, unsigned int gfp, unsigned int ord
 		return -ENOMEM;
 	pgdat = page_pgdat(eng, page);
 	*addr = page_address(pgdat, page_to_pfn(pgdat, page));
+	if (unlikely(gfp & GFP_SLAB))
+		slab_charge(page_zone(pgdat, page), page, gfp, order);
 	if (gfp & NLRU_GFP_ZERO)
 		memset(*addr, 0, PAGE_SIZE << order);
 	return 0;

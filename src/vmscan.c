@@ -18,6 +18,7 @@
 #include "anon.h"
 #include "lru.h"
 #include "page_alloc.h"
+#include "shrinker.h"
 #include "swap.h"
 #include "vmscan.h"
 #include "vmstat.h"
@@ -600,15 +601,18 @@ static unsigned long shrink_lruvec(struct nlru_engine *eng, struct pglist_data *
 
 bool shrink_node(struct nlru_engine *eng, struct pglist_data *pgdat, struct scan_control *sc)
 {
-	unsigned long reclaimed = sc->nr_reclaimed, scanned = sc->nr_scanned;
+	unsigned long reclaimed = sc->nr_reclaimed, scanned = sc->nr_scanned, lru_pages;
+	struct reclaim_state reclaim_state = {0};
 
 	pthread_rwlock_rdlock(&eng->regions.lock);
-	shrink_lruvec(eng, pgdat, sc);
+	lru_pages = shrink_lruvec(eng, pgdat, sc);
 	pthread_rwlock_unlock(&eng->regions.lock);
-	/*
-	 * should_continue_reclaim() only loops for compaction, which the engine does not model;
-	 * the shrinkers (shrink_slab) arrive with the page cache.
-	 */
+	/* Caches off the LRU give back in proportion to what this pass scanned of it. */
+	current_reclaim_state = &reclaim_state;
+	shrink_slab(eng, pgdat->node_id, sc->nr_scanned - scanned, lru_pages);
+	current_reclaim_state = NULL;
+	sc->nr_reclaimed += reclaim_state.reclaimed_slab;
+	/* should_continue_reclaim() only loops for compaction, which the engine does not model. */
 	return sc->nr_reclaimed - reclaimed || sc->nr_scanned - scanned;
 }
 

@@ -70,6 +70,8 @@ enum nlru_zone_type {
 #define NLRU_GFP_THISNODE (1u << 18)      /* the requested node only, no fallback */
 #define NLRU_GFP_HARDWALL (1u << 20)
 #define NLRU_GFP_ZERO (1u << 21)          /* return zeroed memory */
+#define NLRU_GFP_SLAB_RECLAIMABLE (1u << 22)   /* charge to nr_slab_reclaimable (a shrinkable cache) */
+#define NLRU_GFP_SLAB_UNRECLAIMABLE (1u << 23) /* charge to nr_slab_unreclaimable */
 
 #define NLRU_GFP_RECLAIM (NLRU_GFP_DIRECT_RECLAIM | NLRU_GFP_KSWAPD_RECLAIM)
 #define NLRU_GFP_KERNEL (NLRU_GFP_RECLAIM | NLRU_GFP_IO | NLRU_GFP_FS)
@@ -256,6 +258,50 @@ NLRU_API int nlru_region_mark_dirty(struct nlru_region *region, size_t index);
  * simulations deterministic.  -EINVAL for a bad node.
  */
 NLRU_API int nlru_kswapd_run(struct nlru_engine *eng, int nid);
+
+/*
+ * Shrinkers: caches the engine does not keep on its LRU lists (a user's object caches, slabs)
+ * are asked to give memory back in proportion to LRU scanning, as Linux's shrink_slab() asks.
+ */
+struct nlru_shrinker;
+
+struct nlru_shrink_control {
+	int nid;                   /* the node being reclaimed (0 unless NUMA-aware) */
+	unsigned long nr_to_scan;  /* objects to scan in this call (scan only) */
+	unsigned long nr_scanned;  /* may be set by scan to the number really looked at */
+};
+
+/* count: objects that could be freed now (0: nothing to do).  Must not allocate with reclaim. */
+typedef unsigned long (*nlru_count_objects_fn)(void *arg, struct nlru_shrink_control *sc);
+/* scan: try to free nr_to_scan objects; returns how many were freed, or NLRU_SHRINK_STOP. */
+typedef unsigned long (*nlru_scan_objects_fn)(void *arg, struct nlru_shrink_control *sc);
+
+#define NLRU_SHRINK_STOP (~0ul - 1) /* cannot make progress now (a lock is busy, ...) */
+#define NLRU_DEFAULT_SEEKS 2        /* cost to recreate an object, as DEFAULT_SEEKS */
+#define NLRU_SHRINKER_NUMA_AWARE (1u << 0)
+
+struct nlru_shrinker_def {
+	size_t size; /* sizeof(struct nlru_shrinker_def) */
+	nlru_count_objects_fn count;
+	nlru_scan_objects_fn scan;
+	void *arg;
+	int seeks;          /* 0: NLRU_DEFAULT_SEEKS */
+	long batch;         /* objects per scan call; 0: 128 (SHRINK_BATCH) */
+	unsigned int flags; /* NLRU_SHRINKER_NUMA_AWARE */
+};
+
+/*
+ * nlru_shrinker_register - from now on reclaim calls @def's callbacks, from kswapd and from
+ * allocating threads, possibly at the same time: they must be thread-safe, must not sleep
+ * for long, and must not allocate with NLRU_GFP_DIRECT_RECLAIM.  Pages the cache frees while
+ * reclaim calls it count as reclaimed when it allocated them with NLRU_GFP_SLAB_*.
+ * -EINVAL for missing callbacks or a bad size, -ENOMEM.
+ */
+NLRU_API int nlru_shrinker_register(struct nlru_engine *eng, const struct nlru_shrinker_def *def,
+				    struct nlru_shrinker **out);
+
+/* nlru_shrinker_unregister - waits for calls in progress; no call follows.  NULL is fine. */
+NLRU_API int nlru_shrinker_unregister(struct nlru_shrinker *shrinker);
 
 /* Geometry and watermarks of one zone, as /proc/zoneinfo shows them. */
 struct nlru_zone_info {
