@@ -53,61 +53,6 @@ static void *slot_address(const struct nlru_engine *eng, uint64_t v)
 	return page_address(NODE_DATA(eng, (int)((v >> 2) & 0x3f)), (uint32_t)(v >> 8));
 }
 
-int region_table_init(struct region_table *table)
-{
-	pthread_rwlockattr_t attr;
-	int r;
-
-	memset(table, 0, sizeof(*table));
-	/* Writers first: a destroy must not starve behind back-to-back reclaim passes. */
-	pthread_rwlockattr_init(&attr);
-	pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
-	r = pthread_rwlock_init(&table->lock, &attr);
-	pthread_rwlockattr_destroy(&attr);
-	return -r;
-}
-
-void region_table_destroy(struct region_table *table)
-{
-	pthread_rwlock_destroy(&table->lock);
-	free(table->regions);
-}
-
-uint32_t region_table_count(struct region_table *table)
-{
-	uint32_t n = 0;
-
-	pthread_rwlock_rdlock(&table->lock);
-	for (uint32_t i = 1; i < table->capacity; i++)
-		n += table->regions[i] != NULL;
-	pthread_rwlock_unlock(&table->lock);
-	return n;
-}
-
-/* A free id (1 and up), growing the table; table write-locked. */
-static int region_register(struct region_table *table, struct nlru_region *region)
-{
-	uint32_t id;
-
-	for (id = 1; id < table->capacity; id++)
-		if (!table->regions[id])
-			break;
-	if (id >= table->capacity) {
-		uint32_t cap = table->capacity ? table->capacity * 2 : 16;
-		struct nlru_region **grown = realloc(table->regions, sizeof(*grown) * cap);
-
-		if (!grown)
-			return -ENOMEM;
-		memset(grown + table->capacity, 0, sizeof(*grown) * (cap - table->capacity));
-		table->regions = grown;
-		table->capacity = cap;
-		id = id ? id : 1;
-	}
-	table->regions[id] = region;
-	region->id = id;
-	return 0;
-}
-
 int nlru_region_create(struct nlru_engine *eng, size_t pages, int nid, struct nlru_region **out)
 {
 	struct nlru_region *region;
@@ -130,9 +75,7 @@ int nlru_region_create(struct nlru_engine *eng, size_t pages, int nid, struct nl
 	region->nid = nid;
 	region->nr_pages = pages;
 	spin_lock_init(&region->lock);
-	pthread_rwlock_wrlock(&eng->regions.lock);
-	r = region_register(&eng->regions, region);
-	pthread_rwlock_unlock(&eng->regions.lock);
+	r = owner_register(&eng->owners, region, &region->id);
 	if (r) {
 		free(region->slots);
 		free(region);
@@ -179,18 +122,18 @@ int nlru_region_destroy(struct nlru_region *region)
 	if (!region)
 		return -EINVAL;
 	eng = region->eng;
-	pthread_rwlock_wrlock(&eng->regions.lock);
+	pthread_rwlock_wrlock(&eng->owners.lock);
 	spin_lock(&region->lock);
 	if (region->pinned) {
 		spin_unlock(&region->lock);
-		pthread_rwlock_unlock(&eng->regions.lock);
+		pthread_rwlock_unlock(&eng->owners.lock);
 		log_err(&eng->log, "region destroy: %ld pins are still held", region->pinned);
 		return -EBUSY;
 	}
 	region_release(region);
 	spin_unlock(&region->lock);
-	eng->regions.regions[region->id] = NULL;
-	pthread_rwlock_unlock(&eng->regions.lock);
+	owner_unregister(&eng->owners, region->id);
+	pthread_rwlock_unlock(&eng->owners.lock);
 	free(region->slots);
 	free(region);
 	return 0;
@@ -379,7 +322,7 @@ int nlru_region_discard(struct nlru_region *region, size_t index)
 	if (!region || bad_index(region, index))
 		return -EINVAL;
 	eng = region->eng;
-	pthread_rwlock_wrlock(&eng->regions.lock);
+	pthread_rwlock_wrlock(&eng->owners.lock);
 	spin_lock(&region->lock);
 	v = region->slots[index];
 	if ((v & SLOT_TAG_MASK) == SLOT_PAGE && slot_page(eng, v)->private)
@@ -387,7 +330,7 @@ int nlru_region_discard(struct nlru_region *region, size_t index)
 	else
 		release_slot(region, index);
 	spin_unlock(&region->lock);
-	pthread_rwlock_unlock(&eng->regions.lock);
+	pthread_rwlock_unlock(&eng->owners.lock);
 	if (r)
 		log_err(&eng->log, "region: page %zu is pinned and cannot be discarded", index);
 	return r;
@@ -416,7 +359,7 @@ static void swapped_out(struct nlru_region *region, struct page *page, uint32_t 
 
 enum anon_pageout_result anon_pageout(struct nlru_engine *eng, struct page *page)
 {
-	struct nlru_region *region = eng->regions.regions[page->mapping];
+	struct nlru_region *region = owner_lookup(&eng->owners, page->mapping);
 	uint32_t slot;
 	int r;
 

@@ -7,10 +7,6 @@
 
 #include "engine.h"
 
-int region_table_init(struct region_table *table);
-void region_table_destroy(struct region_table *table);
-/* Regions still registered (the engine cannot be destroyed while any is). */
-uint32_t region_table_count(struct region_table *table);
 
 /* page_referenced() for an anon page: test and clear its young bit. */
 int anon_page_referenced(struct page *page);

@@ -142,7 +142,7 @@ static void engine_free(struct nlru_engine *eng)
 {
 	kswapd_stop_all(eng);
 	swap_close(eng->swap);
-	region_table_destroy(&eng->regions);
+	owner_table_destroy(&eng->owners);
 	shrinker_list_destroy(eng);
 	for (int nid = 0; nid < MAX_NUMNODES; nid++)
 		node_free(eng, eng->node_data[nid]);
@@ -229,14 +229,14 @@ int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out)
 	if (!eng)
 		return -ENOMEM;
 	eng->log = (struct nlru_log){cfg->log, cfg->log_arg};
-	r = region_table_init(&eng->regions);
+	r = owner_table_init(&eng->owners);
 	if (r) {
 		free(eng);
 		return r;
 	}
 	r = shrinker_list_init(eng);
 	if (r) {
-		region_table_destroy(&eng->regions);
+		owner_table_destroy(&eng->owners);
 		free(eng);
 		return r;
 	}
@@ -295,9 +295,9 @@ int nlru_engine_destroy(struct nlru_engine *eng)
 
 	if (!eng)
 		return 0;
-	if (region_table_count(&eng->regions)) {
+	if (owner_table_count(&eng->owners)) {
 		log_err(&eng->log, "destroy: %u anonymous regions still exist; destroy them first",
-			region_table_count(&eng->regions));
+			owner_table_count(&eng->owners));
 		return -EBUSY;
 	}
 	used = pages_in_use(eng);

@@ -13,7 +13,7 @@
 
 #include <nodelru/nodelru.h>
 
-#include "region_table.h"
+#include "owner.h"
 #include "cpu.h"
 #include "log.h"
 #include "mmzone.h"
@@ -42,7 +42,7 @@ struct nlru_engine {
 	bool pcp_rseq;                    /* per-CPU lists use restartable sequences (pcp.c) */
 	char *swap_path;                  /* private copy of cfg.swap_path */
 	struct swap_device *swap;         /* NULL: no swap */
-	struct region_table regions;      /* anonymous regions by id (page->mapping) */
+	struct owner_table owners;        /* regions and files by id (page->mapping) */
 	pthread_rwlock_t shrinker_rwsem;  /* protects the shrinker list */
 	struct nlru_shrinker *shrinkers;  /* registered shrinkers, newest first */
 };

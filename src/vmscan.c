@@ -604,9 +604,9 @@ bool shrink_node(struct nlru_engine *eng, struct pglist_data *pgdat, struct scan
 	unsigned long reclaimed = sc->nr_reclaimed, scanned = sc->nr_scanned, lru_pages;
 	struct reclaim_state reclaim_state = {0};
 
-	pthread_rwlock_rdlock(&eng->regions.lock);
+	pthread_rwlock_rdlock(&eng->owners.lock);
 	lru_pages = shrink_lruvec(eng, pgdat, sc);
-	pthread_rwlock_unlock(&eng->regions.lock);
+	pthread_rwlock_unlock(&eng->owners.lock);
 	/* Caches off the LRU give back in proportion to what this pass scanned of it. */
 	current_reclaim_state = &reclaim_state;
 	shrink_slab(eng, pgdat->node_id, sc->nr_scanned - scanned, lru_pages);
@@ -620,9 +620,9 @@ void age_active_anon(struct nlru_engine *eng, struct pglist_data *pgdat, struct 
 {
 	if (!total_swap_pages(eng) || !inactive_list_is_low(eng, pgdat, false, sc))
 		return;
-	pthread_rwlock_rdlock(&eng->regions.lock);
+	pthread_rwlock_rdlock(&eng->owners.lock);
 	shrink_active_list(eng, SWAP_CLUSTER_MAX, pgdat, sc, LRU_ACTIVE_ANON);
-	pthread_rwlock_unlock(&eng->regions.lock);
+	pthread_rwlock_unlock(&eng->owners.lock);
 }
 
 /* shrink_zones(), 4.8: each node of the zonelist once per priority, eligible zones only. */

@@ -1,0 +1,73 @@
+/* owner.c - the table behind page->mapping: ids for regions and files, and the lock that
+ * keeps an owner alive while reclaim holds its pages isolated. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "owner.h"
+
+int owner_table_init(struct owner_table *table)
+{
+	pthread_rwlockattr_t attr;
+	int r;
+
+	memset(table, 0, sizeof(*table));
+	/* Writers first: a destroy must not starve behind back-to-back reclaim passes. */
+	pthread_rwlockattr_init(&attr);
+	pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	r = pthread_rwlock_init(&table->lock, &attr);
+	pthread_rwlockattr_destroy(&attr);
+	return -r;
+}
+
+void owner_table_destroy(struct owner_table *table)
+{
+	pthread_rwlock_destroy(&table->lock);
+	free(table->owners);
+}
+
+uint32_t owner_table_count(struct owner_table *table)
+{
+	uint32_t n = 0;
+
+	pthread_rwlock_rdlock(&table->lock);
+	for (uint32_t i = 1; i < table->capacity; i++)
+		n += table->owners[i] != NULL;
+	pthread_rwlock_unlock(&table->lock);
+	return n;
+}
+
+int owner_register(struct owner_table *table, void *owner, uint32_t *id)
+{
+	uint32_t i;
+	int r = 0;
+
+	pthread_rwlock_wrlock(&table->lock);
+	for (i = 1; i < table->capacity && table->owners[i]; i++)
+		;
+	if (i >= table->capacity) {
+		uint32_t cap = table->capacity ? table->capacity * 2 : 16;
+		void **grown = realloc(table->owners, sizeof(*grown) * cap);
+
+		if (grown) {
+			memset(grown + table->capacity, 0, sizeof(*grown) * (cap - table->capacity));
+			table->owners = grown;
+			table->capacity = cap;
+			i = i ? i : 1;
+		} else {
+			r = -ENOMEM;
+		}
+	}
+	if (!r) {
+		table->owners[i] = owner;
+		*id = i;
+	}
+	pthread_rwlock_unlock(&table->lock);
+	return r;
+}
+
+void owner_unregister(struct owner_table *table, uint32_t id)
+{
+	if (id < table->capacity)
+		table->owners[id] = NULL;
+}

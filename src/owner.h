@@ -1,0 +1,33 @@
+/*
+ * The engine's owner table: page->mapping is an index into it (0 means none).  An anonymous
+ * page's owner is its region, a page cache page's its file (PG_swapbacked tells which).
+ */
+#ifndef NODELRU_OWNER_H
+#define NODELRU_OWNER_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+struct owner_table {
+	/* read: a reclaim pass over isolated pages; write: owners come and go, pages dropped */
+	pthread_rwlock_t lock;
+	void **owners;
+	uint32_t capacity;
+};
+
+int owner_table_init(struct owner_table *table);
+void owner_table_destroy(struct owner_table *table);
+/* Owners still registered (the engine cannot be destroyed while any is). */
+uint32_t owner_table_count(struct owner_table *table);
+/* A free id (1 and up) for @owner, growing the table; takes the write lock. */
+int owner_register(struct owner_table *table, void *owner, uint32_t *id);
+/* Forget @id; the caller holds the write lock. */
+void owner_unregister(struct owner_table *table, uint32_t id);
+
+/* The owner of @id; the caller holds the lock (read or write). */
+static inline void *owner_lookup(const struct owner_table *table, uint32_t id)
+{
+	return id < table->capacity ? table->owners[id] : NULL;
+}
+
+#endif /* NODELRU_OWNER_H */
