@@ -29,8 +29,8 @@
 #define SLOT_SWAP 2ull
 
 struct nlru_region {
+	struct owner_head owner; /* OWNER_REGION; owner.id is page->mapping of its pages */
 	struct nlru_engine *eng;
-	uint32_t id;      /* page->mapping of its pages */
 	int nid;          /* preferred node */
 	size_t nr_pages;
 	struct spinlock lock; /* protects slots, pinned, and page->private of its pages */
@@ -75,7 +75,8 @@ int nlru_region_create(struct nlru_engine *eng, size_t pages, int nid, struct nl
 	region->nid = nid;
 	region->nr_pages = pages;
 	spin_lock_init(&region->lock);
-	r = owner_register(&eng->owners, region, &region->id);
+	region->owner.type = OWNER_REGION;
+	r = owner_register(&eng->owners, &region->owner);
 	if (r) {
 		free(region->slots);
 		free(region);
@@ -132,7 +133,7 @@ int nlru_region_destroy(struct nlru_region *region)
 	}
 	region_release(region);
 	spin_unlock(&region->lock);
-	owner_unregister(&eng->owners, region->id);
+	owner_unregister(&eng->owners, region->owner.id);
 	pthread_rwlock_unlock(&eng->owners.lock);
 	free(region->slots);
 	free(region);
@@ -181,7 +182,7 @@ static bool fault_install(struct nlru_region *region, size_t index, uint64_t v,
 
 	if (region->slots[index] != v)
 		return false;
-	page->mapping = region->id;
+	page->mapping = region->owner.id;
 	page->index = (uint32_t)index;
 	page->private = 1; /* one pin */
 	page_set(page, PG_swapbacked);
@@ -359,7 +360,7 @@ static void swapped_out(struct nlru_region *region, struct page *page, uint32_t 
 
 enum anon_pageout_result anon_pageout(struct nlru_engine *eng, struct page *page)
 {
-	struct nlru_region *region = owner_lookup(&eng->owners, page->mapping);
+	struct nlru_region *region = (struct nlru_region *)owner_lookup(&eng->owners, page->mapping);
 	uint32_t slot;
 	int r;
 

@@ -37,7 +37,7 @@ uint32_t owner_table_count(struct owner_table *table)
 	return n;
 }
 
-int owner_register(struct owner_table *table, void *owner, uint32_t *id)
+int owner_register(struct owner_table *table, struct owner_head *owner)
 {
 	uint32_t i;
 	int r = 0;
@@ -47,7 +47,7 @@ int owner_register(struct owner_table *table, void *owner, uint32_t *id)
 		;
 	if (i >= table->capacity) {
 		uint32_t cap = table->capacity ? table->capacity * 2 : 16;
-		void **grown = realloc(table->owners, sizeof(*grown) * cap);
+		struct owner_head **grown = realloc(table->owners, sizeof(*grown) * cap);
 
 		if (grown) {
 			memset(grown + table->capacity, 0, sizeof(*grown) * (cap - table->capacity));
@@ -60,7 +60,7 @@ int owner_register(struct owner_table *table, void *owner, uint32_t *id)
 	}
 	if (!r) {
 		table->owners[i] = owner;
-		*id = i;
+		owner->id = i;
 	}
 	pthread_rwlock_unlock(&table->lock);
 	return r;

@@ -8,10 +8,18 @@
 #include <pthread.h>
 #include <stdint.h>
 
+/* Every owner starts with this, so a table entry says what it is. */
+enum owner_type { OWNER_REGION = 1, OWNER_FILE };
+
+struct owner_head {
+	enum owner_type type;
+	uint32_t id; /* its index in the table: page->mapping of its pages */
+};
+
 struct owner_table {
 	/* read: a reclaim pass over isolated pages; write: owners come and go, pages dropped */
 	pthread_rwlock_t lock;
-	void **owners;
+	struct owner_head **owners;
 	uint32_t capacity;
 };
 
@@ -19,13 +27,13 @@ int owner_table_init(struct owner_table *table);
 void owner_table_destroy(struct owner_table *table);
 /* Owners still registered (the engine cannot be destroyed while any is). */
 uint32_t owner_table_count(struct owner_table *table);
-/* A free id (1 and up) for @owner, growing the table; takes the write lock. */
-int owner_register(struct owner_table *table, void *owner, uint32_t *id);
+/* A free id (1 and up) for @owner, stored in owner->id; takes the write lock. */
+int owner_register(struct owner_table *table, struct owner_head *owner);
 /* Forget @id; the caller holds the write lock. */
 void owner_unregister(struct owner_table *table, uint32_t id);
 
 /* The owner of @id; the caller holds the lock (read or write). */
-static inline void *owner_lookup(const struct owner_table *table, uint32_t id)
+static inline struct owner_head *owner_lookup(const struct owner_table *table, uint32_t id)
 {
 	return id < table->capacity ? table->owners[id] : NULL;
 }

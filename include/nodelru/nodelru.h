@@ -260,6 +260,43 @@ NLRU_API int nlru_region_mark_dirty(struct nlru_region *region, size_t index);
 NLRU_API int nlru_kswapd_run(struct nlru_engine *eng, int nid);
 
 /*
+ * Files through the engine's page cache (Linux's address_space).  Reads and writes go through
+ * engine pages on the file LRU lists; dirty pages are written back by nlru_file_flush(),
+ * nlru_file_fsync(), nlru_file_close(), by writers that pass the dirty limit, and by kswapd
+ * under pressure.  One thread at a time per file for close; reads and writes may be
+ * concurrent.
+ */
+struct nlru_file;
+
+/*
+ * nlru_file_open - open (or create, with O_CREAT in @flags) the real file at @path for
+ * caching on node @nid (NLRU_NUMA_NO_NODE: the caller's).  @flags: O_RDONLY, O_RDWR, O_CREAT,
+ * O_TRUNC, O_EXCL as open(2).  -errno from open(2), -EINVAL, -ENOMEM.
+ */
+NLRU_API int nlru_file_open(struct nlru_engine *eng, const char *path, int flags,
+			    unsigned int mode, int nid, struct nlru_file **out);
+
+/*
+ * pread(2) / pwrite(2) through the cache: any offset and length.  Return the bytes moved
+ * (short at end of file for reads), or -errno: -ENOMEM when no page could be had, -EIO when
+ * reading the file failed, -EBADF writing a file opened read-only, -EINVAL.
+ * May reclaim in the calling thread; a writer over the dirty limit writes back pages itself.
+ */
+NLRU_API long nlru_file_pread(struct nlru_file *file, void *buf, size_t len, uint64_t offset);
+NLRU_API long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len,
+			       uint64_t offset);
+
+/* Write every dirty page back.  -EIO (logged with the file name) if a write failed. */
+NLRU_API int nlru_file_flush(struct nlru_file *file);
+/* nlru_file_flush(), then fdatasync(2).  Reports a write error once, as fsync(2) does. */
+NLRU_API int nlru_file_fsync(struct nlru_file *file);
+/*
+ * Flush, drop the file's pages and close it.  If writing back fails, returns -EIO naming the
+ * file and keeps it open with its dirty pages, so nothing is lost; call again to retry.
+ */
+NLRU_API int nlru_file_close(struct nlru_file *file);
+
+/*
  * Shrinkers: caches the engine does not keep on its LRU lists (a user's object caches, slabs)
  * are asked to give memory back in proportion to LRU scanning, as Linux's shrink_slab() asks.
  */
