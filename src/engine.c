@@ -13,6 +13,7 @@
 #include "anon.h"
 #include "buddy.h"
 #include "engine.h"
+#include "filemap.h"
 #include "kswapd.h"
 #include "os.h"
 #include "page_alloc.h"
@@ -20,6 +21,7 @@
 #include "shrinker.h"
 #include "swap.h"
 #include "vmstat.h"
+#include "workingset.h"
 #include "watermark.h"
 #include "zonelist.h"
 
@@ -251,6 +253,8 @@ int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out)
 		r = engine_zones(eng);
 	if (!r)
 		r = engine_swap(eng);
+	if (!r)
+		r = workingset_init(eng);
 	if (!r && eng->cfg.kswapd)
 		r = kswapd_start_all(eng);
 	if (r) {
@@ -295,6 +299,8 @@ int nlru_engine_destroy(struct nlru_engine *eng)
 
 	if (!eng)
 		return 0;
+	if (filemap_close_all(eng))
+		return -EIO;
 	if (owner_table_count(&eng->owners)) {
 		log_err(&eng->log, "destroy: %u anonymous regions still exist; destroy them first",
 			owner_table_count(&eng->owners));

@@ -48,8 +48,12 @@ static void atomic_max(_Atomic int *v, int x)
 bool zone_balanced(struct zone *zone, int order, int classzone_idx)
 {
 	/* Exact counters: zone_watermark_ok_safe() is zone_watermark_ok(). */
-	return zone_watermark_ok(zone, (unsigned int)order, high_wmark_pages(zone), classzone_idx,
-				 0);
+	if (!zone_watermark_ok(zone, (unsigned int)order, high_wmark_pages(zone), classzone_idx, 0))
+		return false;
+	/* A balanced zone ends the node's congested and dirty state (4.8 does it here too). */
+	atomic_fetch_and(&zone->zone_pgdat->flags,
+			 ~((1ul << PGDAT_CONGESTED) | (1ul << PGDAT_DIRTY)));
+	return true;
 }
 
 /* Any managed zone from @classzone_idx down is balanced: the 4.8 "done" test. */

@@ -13,6 +13,7 @@
 
 #include "lru.h"
 #include "page_alloc.h"
+#include "workingset.h"
 
 void update_lru_size(struct pglist_data *pgdat, enum lru_list lru, int zid, long nr)
 {
@@ -107,6 +108,9 @@ void mark_page_accessed(struct nlru_engine *eng, struct page *page)
 	activate_page_locked(eng, pgdat, page);
 	spin_unlock(&pgdat->lru_lock);
 	page_clear(page, PG_referenced);
+	/* An activation ages the workingset clock as an eviction does. */
+	if (!page_test(page, PG_swapbacked))
+		workingset_activation(pgdat);
 }
 
 void rotate_reclaimable_page(struct nlru_engine *eng, struct page *page)

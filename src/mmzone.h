@@ -174,6 +174,13 @@ struct kswapd_state {
 	_Atomic int classzone_idx;  /* pgdat->kswapd_classzone_idx */
 };
 
+/* enum pgdat_flags (4.8): what reclaim learnt about the node's pages. */
+enum pgdat_flags {
+	PGDAT_CONGESTED,  /* writeback congested: reclaimers should back off */
+	PGDAT_DIRTY,      /* the inactive tail is dirty, unqueued pages: kswapd may write them */
+	PGDAT_WRITEBACK,  /* the inactive tail is under writeback */
+};
+
 /* struct pglist_data: one NUMA node. */
 struct pglist_data {
 	struct zone node_zones[MAX_NR_ZONES];
@@ -191,6 +198,10 @@ struct pglist_data {
 	struct lruvec lruvec;
 
 	struct kswapd_state kswapd;
+
+	_Atomic unsigned long flags; /* enum pgdat_flags bits */
+	_Atomic long nr_shadows;     /* shadow entries of evicted page cache pages of this node */
+	_Atomic long shadows_trimmed; /* by the shadow shrinker; every 64 is a workingset_nodereclaim */
 
 	_Atomic long vm_stat[NR_VM_NODE_STAT_ITEMS] __cacheline_aligned;
 };

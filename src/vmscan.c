@@ -8,8 +8,8 @@
  * lock across a whole shrink_node() pass, so no region disappears while reclaim holds its
  * pages isolated.  Pages are written out with no lock held (anon.c).
  *
- * Not yet: file pages and shrinkers (the page cache comes next); memcg; the
- * throttle_direct_reclaim() pfmemalloc wait.  docs/design.md lists what differs.
+ * Not modelled: memcg, the throttle_direct_reclaim() pfmemalloc wait, flusher threads.
+ * docs/design.md lists what differs.
  */
 #include <pthread.h>
 #include <string.h>
@@ -17,6 +17,7 @@
 
 #include "anon.h"
 #include "lru.h"
+#include "filemap.h"
 #include "page_alloc.h"
 #include "shrinker.h"
 #include "swap.h"
@@ -205,7 +206,8 @@ static void put_isolated(struct page *page)
 
 /*
  * page_check_references(): the PTE young bits (PG_young here) and PG_referenced decide.
- * Mapped anon pages used since the last look are activated; file pages come with the cache.
+ * Mapped anon pages used since the last look are activated; page cache pages, which have no
+ * PTEs here, go by PG_referenced: reclaimed if clean, kept if dirty.
  */
 static enum page_references page_check_references(struct page *page)
 {
@@ -243,13 +245,55 @@ static enum page_references try_anon_pageout(struct nlru_engine *eng, struct pag
 	}
 }
 
+/* What shrink_page_list() saw of dirty and writeback file pages, for the PGDAT_* flags. */
+struct page_list_stat {
+	unsigned long nr_dirty;          /* dirty or under writeback */
+	unsigned long nr_unqueued_dirty; /* dirty and not yet queued for writeback */
+	unsigned long nr_writeback;
+};
+
+/*
+ * A clean page cache page is dropped, leaving a shadow entry.  A dirty one is written only
+ * by kswapd and only once the node is flagged PGDAT_DIRTY (4.8): everyone else marks it
+ * PG_reclaim and moves on, so the writer that dirtied it, or kswapd, cleans it.
+ */
+static enum page_references try_file_reclaim(struct nlru_engine *eng, struct pglist_data *pgdat,
+					     struct page *page, enum page_references ref,
+					     const struct scan_control *sc)
+{
+	if (page_test(page, PG_dirty)) {
+		if (!current_is_kswapd() || !(atomic_load(&pgdat->flags) & (1ul << PGDAT_DIRTY))) {
+			mod_node_page_state(pgdat, NLRU_NR_VMSCAN_IMMEDIATE, 1);
+			page_set(page, PG_reclaim);
+			return PAGEREF_KEEP;
+		}
+		if (ref == PAGEREF_RECLAIM_CLEAN || !sc->may_writepage ||
+		    !(sc->gfp_mask & NLRU_GFP_FS) || filemap_pageout(eng, page))
+			return PAGEREF_KEEP;
+		mod_node_page_state(pgdat, NLRU_NR_VMSCAN_WRITE, 1);
+	}
+	return filemap_remove_page(eng, page) ? PAGEREF_RECLAIM : PAGEREF_KEEP;
+}
+
+static void tally_dirty(const struct page *page, struct page_list_stat *stat)
+{
+	bool dirty = page_test(page, PG_dirty), writeback = page_test(page, PG_writeback);
+
+	/* page_check_dirty_writeback(): anon pages never count, flushers do not handle them. */
+	if (page_test(page, PG_swapbacked))
+		return;
+	stat->nr_dirty += dirty || writeback;
+	stat->nr_unqueued_dirty += dirty && !writeback;
+	stat->nr_writeback += writeback;
+}
+
 /*
  * shrink_page_list(): decide each isolated page's fate.  Freed pages go to @free (their
  * refcount already 0), the rest stay on @list for putback.  Returns pages reclaimed.
  */
 static unsigned long shrink_page_list(struct nlru_engine *eng, struct pglist_data *pgdat,
 				      struct pfnlist *list, struct pfnlist *free,
-				      struct scan_control *sc)
+				      struct scan_control *sc, struct page_list_stat *stat)
 {
 	struct page *pages = pgdat->pages;
 	struct pfnlist keep;
@@ -262,9 +306,10 @@ static unsigned long shrink_page_list(struct nlru_engine *eng, struct pglist_dat
 		enum page_references ref;
 
 		sc->nr_scanned++;
-		/* A mapped page costs an unmap too: it weighs double for the slab shrinkers. */
-		if (page->mapping)
+		/* A mapped (anon) page costs an unmap too: it weighs double for the shrinkers. */
+		if (page_test(page, PG_swapbacked))
 			sc->nr_scanned++;
+		tally_dirty(page, stat);
 		if (page_test(page, PG_writeback)) {
 			page_set(page, PG_reclaim);
 			ref = PAGEREF_KEEP;
@@ -275,7 +320,7 @@ static unsigned long shrink_page_list(struct nlru_engine *eng, struct pglist_dat
 		    page_test(page, PG_swapbacked))
 			ref = try_anon_pageout(eng, page, sc);
 		else if (ref == PAGEREF_RECLAIM || ref == PAGEREF_RECLAIM_CLEAN)
-			ref = PAGEREF_KEEP; /* file pages: the page cache is not built yet */
+			ref = try_file_reclaim(eng, pgdat, page, ref, sc);
 		if (ref == PAGEREF_RECLAIM) {
 			pfnlist_add(free, pages, pfn);
 			reclaimed++;
@@ -351,6 +396,7 @@ static unsigned long shrink_inactive_list(struct nlru_engine *eng, unsigned long
 {
 	bool file = is_file_lru(lru);
 	enum nlru_node_stat_item isolated = file ? NLRU_NR_ISOLATED_FILE : NLRU_NR_ISOLATED_ANON;
+	struct page_list_stat stat = {0};
 	unsigned long taken, reclaimed;
 	struct pfnlist list, free;
 
@@ -366,7 +412,7 @@ static unsigned long shrink_inactive_list(struct nlru_engine *eng, unsigned long
 	if (!taken)
 		return 0;
 
-	reclaimed = shrink_page_list(eng, pgdat, &list, &free, sc);
+	reclaimed = shrink_page_list(eng, pgdat, &list, &free, sc, &stat);
 
 	spin_lock(&pgdat->lru_lock);
 	count_reclaim_event(eng, current_is_kswapd() ? NLRU_PGSTEAL_KSWAPD : NLRU_PGSTEAL_DIRECT,
@@ -375,6 +421,11 @@ static unsigned long shrink_inactive_list(struct nlru_engine *eng, unsigned long
 	mod_node_page_state(pgdat, isolated, -(long)taken);
 	spin_unlock(&pgdat->lru_lock);
 	free_page_list(eng, pgdat, &free);
+	/* The whole batch was dirty and unqueued: let kswapd write such pages (4.8 flags). */
+	if (stat.nr_writeback && stat.nr_writeback == taken)
+		atomic_fetch_or(&pgdat->flags, 1ul << PGDAT_WRITEBACK);
+	if (stat.nr_unqueued_dirty == taken)
+		atomic_fetch_or(&pgdat->flags, 1ul << PGDAT_DIRTY);
 	return reclaimed;
 }
 

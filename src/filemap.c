@@ -1,0 +1,643 @@
+/*
+ * filemap.c - the page cache of real files: reads and writes through engine pages on the
+ * file LRU lists, sequential readahead, dirty accounting and writeback, and the parts of
+ * reclaim that drop or write a page cache page (Linux 4.8 mm/filemap.c, page-writeback.c,
+ * the file side of vmscan.c's __remove_mapping and pageout).
+ *
+ * Locking: file->lock protects the page index, the file size and the dirty/writeback
+ * transitions of its pages.  It is never held across I/O or an allocation.  A reader or
+ * writer holds a page with a temporary reference while it copies, so reclaim, which wants
+ * the index's reference and its own only, leaves the page alone.  The owner table's rwlock
+ * keeps the file alive while reclaim holds its pages isolated, as for regions.
+ *
+ * Not modelled: flusher threads.  A writer that pushes the engine past its dirty limit
+ * writes back dirty pages itself (balance_dirty_pages without the pause), and kswapd writes
+ * the dirty pages reclaim meets once the node is marked PGDAT_DIRTY, as 4.8 does.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "filemap.h"
+#include "lru.h"
+#include "page_alloc.h"
+#include "page_writeback.h"
+#include "pageindex.h"
+#include "vmstat.h"
+#include "workingset.h"
+
+#define READAHEAD_PAGES 32 /* VM_MAX_READAHEAD, 128 KiB */
+#define WALK_BATCH 64
+
+struct nlru_file {
+	struct owner_head owner; /* OWNER_FILE; owner.id is page->mapping of its pages */
+	struct nlru_engine *eng;
+	int fd;
+	bool writable;
+	int nid;
+	char *path;
+	struct spinlock lock; /* protects idx, size, ra_next, and dirty/writeback of its pages */
+	struct pageindex idx;
+	uint64_t size;
+	uint32_t ra_next; /* the page a sequential reader reads next */
+	int wb_err;       /* first writeback error not yet reported by fsync (errno) */
+};
+
+static uint64_t page_slot(const struct pglist_data *pgdat, uint32_t pfn)
+{
+	return ((uint64_t)pfn << 8) | ((uint64_t)pgdat->node_id << 2) | SLOT_PAGE;
+}
+
+static struct page *slot_page(const struct nlru_engine *eng, uint64_t v)
+{
+	return &NODE_DATA(eng, slot_nid(v))->pages[v >> 8];
+}
+
+static void *address_of(const struct nlru_engine *eng, struct page *page)
+{
+	struct pglist_data *pgdat = page_pgdat(eng, page);
+
+	return page_address(pgdat, page_to_pfn(pgdat, page));
+}
+
+static void get_page(struct page *page)
+{
+	__atomic_add_fetch(&page->refcount, 1, __ATOMIC_ACQ_REL);
+}
+
+static void put_page(struct page *page)
+{
+	__atomic_sub_fetch(&page->refcount, 1, __ATOMIC_ACQ_REL);
+}
+
+/* Dirty accounting (account_page_dirtied / test_clear_page_writeback); file locked. */
+static void account_dirtied(struct nlru_engine *eng, struct page *page, long nr)
+{
+	struct pglist_data *pgdat = page_pgdat(eng, page);
+
+	mod_node_page_state(pgdat, NLRU_NR_FILE_DIRTY, nr);
+	mod_zone_page_state(page_zone(pgdat, page), NLRU_NR_ZONE_WRITE_PENDING, nr);
+	if (nr > 0)
+		mod_node_page_state(pgdat, NLRU_NR_DIRTIED, nr);
+}
+
+/* Set PG_dirty (set_page_dirty); file locked. */
+static void set_page_dirty(struct nlru_engine *eng, struct page *page)
+{
+	if (!page_test(page, PG_dirty)) {
+		page_set(page, PG_dirty);
+		account_dirtied(eng, page, 1);
+	}
+}
+
+/*
+ * write_one_page(): write a dirty page back, synchronously.  The caller holds a reference.
+ * Returns 0 (written, or nothing to do), or -errno with the page dirty again.
+ */
+static int write_one_page(struct nlru_file *file, struct page *page)
+{
+	struct nlru_engine *eng = file->eng;
+	struct pglist_data *pgdat = page_pgdat(eng, page);
+	uint64_t off = (uint64_t)page->index << PAGE_SHIFT;
+	size_t len;
+	ssize_t n;
+	int err = 0;
+
+	spin_lock(&file->lock);
+	if (!page_test(page, PG_dirty) || page_test(page, PG_writeback)) {
+		spin_unlock(&file->lock);
+		return 0;
+	}
+	page_clear(page, PG_dirty);
+	page_set(page, PG_writeback);
+	mod_node_page_state(pgdat, NLRU_NR_FILE_DIRTY, -1);
+	mod_node_page_state(pgdat, NLRU_NR_WRITEBACK, 1);
+	/* Never extend the file past its size with the tail of the last page. */
+	len = off < file->size ? (size_t)MIN((uint64_t)PAGE_SIZE, file->size - off) : 0;
+	spin_unlock(&file->lock);
+
+	n = len ? pwrite(file->fd, address_of(eng, page), len, (off_t)off) : 0;
+	if (n != (ssize_t)len)
+		err = n < 0 ? errno : EIO;
+
+	spin_lock(&file->lock);
+	page_clear(page, PG_writeback);
+	mod_node_page_state(pgdat, NLRU_NR_WRITEBACK, -1);
+	mod_zone_page_state(page_zone(pgdat, page), NLRU_NR_ZONE_WRITE_PENDING, -1);
+	if (err) {
+		/* Keep the data: dirty again, and the error waits for fsync or close. */
+		page_set(page, PG_dirty);
+		account_dirtied(eng, page, 1);
+		if (!file->wb_err)
+			file->wb_err = err;
+	} else {
+		mod_node_page_state(pgdat, NLRU_NR_WRITTEN, 1);
+	}
+	spin_unlock(&file->lock);
+	if (err) {
+		log_err(&eng->log, "writeback of %s at offset %llu failed: %s; the page stays dirty",
+			file->path, (unsigned long long)off, strerror(err));
+		return -err;
+	}
+	count_vm_events(eng, NLRU_PGPGOUT, PAGE_SIZE / 1024);
+	/* Written for reclaim while on the LRU: to the inactive tail, to be freed soon. */
+	if (page_test_clear(page, PG_reclaim) && page_test(page, PG_lru))
+		rotate_reclaimable_page(eng, page);
+	return 0;
+}
+
+/*
+ * Put @page in the index at @index unless someone else did first; file locked.  Returns
+ * whether it went in, and in *activate whether a shadow says it should start active.
+ */
+static bool add_to_page_cache(struct nlru_file *file, struct page *page, uint32_t index,
+			      bool *activate)
+{
+	struct nlru_engine *eng = file->eng;
+	struct pglist_data *pgdat = page_pgdat(eng, page);
+	uint64_t v = pageindex_lookup(&file->idx, index);
+
+	*activate = false;
+	if ((v & SLOT_TAG_MASK) == SLOT_PAGE)
+		return false;
+	if (pageindex_store(&file->idx, index, page_slot(pgdat, page_to_pfn(pgdat, page))))
+		return false;
+	if ((v & SLOT_TAG_MASK) == SLOT_SHADOW) {
+		*activate = workingset_refault(eng, v);
+		workingset_shadow_gone(eng, v);
+	}
+	page->mapping = file->owner.id;
+	page->index = index;
+	page_set(page, PG_uptodate);
+	/* The index's reference and the caller's. */
+	__atomic_store_n(&page->refcount, 2, __ATOMIC_RELEASE);
+	mod_node_page_state(pgdat, NLRU_NR_FILE_PAGES, 1);
+	return true;
+}
+
+/* add_to_page_cache_lru() for freshly filled pages; the caller keeps a reference to each. */
+static int insert_pages(struct nlru_file *file, uint32_t first, struct page **pages, int n)
+{
+	struct nlru_engine *eng = file->eng;
+	bool added[READAHEAD_PAGES], activate[READAHEAD_PAGES];
+
+	spin_lock(&file->lock);
+	for (int i = 0; i < n; i++)
+		added[i] = add_to_page_cache(file, pages[i], first + (uint32_t)i, &activate[i]);
+	spin_unlock(&file->lock);
+	for (int i = 0; i < n; i++) {
+		if (!added[i]) {
+			/* Another thread cached this page first (or the index is full): use theirs. */
+			free_pages_trusted(eng, pages[i], 0);
+			pages[i] = NULL;
+			continue;
+		}
+		if (activate[i]) {
+			page_set(pages[i], PG_active);
+			workingset_activation(page_pgdat(eng, pages[i]));
+		}
+		lru_cache_add(eng, pages[i]);
+		put_page(pages[i]);
+	}
+	return 0;
+}
+
+/* Fresh pages for the cache, or fewer than asked when memory runs out. */
+static int alloc_cache_pages(struct nlru_file *file, struct page **pages, int n)
+{
+	int got;
+
+	for (got = 0; got < n; got++) {
+		pages[got] = alloc_pages_node(file->eng, NLRU_GFP_HIGHUSER_MOVABLE, 0, file->nid);
+		if (!pages[got])
+			break;
+	}
+	return got;
+}
+
+/*
+ * Read pages [@first, @first + n) of the file into new cache pages with one preadv
+ * (readahead when n > 1).  Pages past the end of the file are zero.  0 or -errno.
+ */
+static int read_into_cache(struct nlru_file *file, uint32_t first, int n)
+{
+	struct nlru_engine *eng = file->eng;
+	struct page *pages[READAHEAD_PAGES];
+	struct iovec iov[READAHEAD_PAGES];
+	ssize_t got;
+
+	n = alloc_cache_pages(file, pages, n);
+	if (!n)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++)
+		iov[i] = (struct iovec){address_of(eng, pages[i]), PAGE_SIZE};
+	got = preadv(file->fd, iov, n, (off_t)first << PAGE_SHIFT);
+	if (got < 0) {
+		int err = errno;
+
+		for (int i = 0; i < n; i++)
+			free_pages_trusted(eng, pages[i], 0);
+		log_err(&eng->log, "read of %s failed: %s", file->path, strerror(err));
+		return -err;
+	}
+	for (int i = 0; i < n; i++) {
+		size_t have = (size_t)MAX(0, MIN((ssize_t)PAGE_SIZE, got - (ssize_t)i * (ssize_t)PAGE_SIZE));
+
+		memset((char *)iov[i].iov_base + have, 0, PAGE_SIZE - have);
+	}
+	count_vm_events(eng, NLRU_PGPGIN, (unsigned long)got / 1024);
+	return insert_pages(file, first, pages, n);
+}
+
+/*
+ * Write back up to @nr dirty pages of the file (all of them for a negative @nr), in index
+ * order of the hash walk.  Returns 0 or the first error.
+ */
+static int writeback_pages(struct nlru_file *file, long nr)
+{
+	struct page *batch[WALK_BATCH];
+	uint32_t keys[WALK_BATCH], cursor = 0;
+	uint64_t values[WALK_BATCH];
+	int err = 0;
+
+	do {
+		int n = 0;
+
+		spin_lock(&file->lock);
+		uint32_t got = pageindex_walk(&file->idx, &cursor, keys, values, WALK_BATCH);
+		for (uint32_t i = 0; i < got; i++) {
+			struct page *page;
+
+			if ((values[i] & SLOT_TAG_MASK) != SLOT_PAGE)
+				continue;
+			page = slot_page(file->eng, values[i]);
+			if (page_test(page, PG_dirty) || page_test(page, PG_writeback)) {
+				get_page(page);
+				batch[n++] = page;
+			}
+		}
+		spin_unlock(&file->lock);
+		for (int i = 0; i < n; i++) {
+			/* Under writeback by kswapd: wait for it, then see if it is dirty again. */
+			while (page_test(batch[i], PG_writeback))
+				sched_yield();
+			int r = nr != 0 ? write_one_page(file, batch[i]) : 0;
+
+			err = err ? err : r;
+			nr -= nr > 0;
+			put_page(batch[i]);
+		}
+	} while (cursor && nr != 0);
+	return err;
+}
+
+/* A page about to be overwritten whole: nothing to read. */
+static int zero_into_cache(struct nlru_file *file, uint32_t index)
+{
+	struct page *page;
+
+	if (!alloc_cache_pages(file, &page, 1))
+		return -ENOMEM;
+	return insert_pages(file, index, &page, 1);
+}
+
+/* How many pages to read for a miss at @index: a readahead window when reading in order. */
+static int readahead_window(struct nlru_file *file, uint32_t index)
+{
+	uint64_t pages_in_file = (file->size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	int n = index == file->ra_next ? READAHEAD_PAGES : 1;
+
+	if (index < pages_in_file)
+		n = (int)MIN((uint64_t)n, pages_in_file - index);
+	/* Stop the window at the first page already cached. */
+	for (int i = 1; i < n; i++)
+		if ((pageindex_lookup(&file->idx, index + (uint32_t)i) & SLOT_TAG_MASK) == SLOT_PAGE)
+			return i;
+	return n;
+}
+
+/*
+ * find_get_page(): page @index of the file with a reference held, reading it in (and ahead)
+ * if needed.  For a write of the whole page nothing need be read.  NULL and *err on failure.
+ */
+static struct page *get_cache_page(struct nlru_file *file, uint32_t index, bool whole, int *err)
+{
+	for (;;) {
+		uint64_t v;
+		int n;
+
+		spin_lock(&file->lock);
+		v = pageindex_lookup(&file->idx, index);
+		if ((v & SLOT_TAG_MASK) == SLOT_PAGE) {
+			struct page *page = slot_page(file->eng, v);
+
+			get_page(page);
+			file->ra_next = index + 1;
+			spin_unlock(&file->lock);
+			return page;
+		}
+		n = whole ? 1 : readahead_window(file, index);
+		file->ra_next = index + (uint32_t)n;
+		spin_unlock(&file->lock);
+		*err = whole ? zero_into_cache(file, index) : read_into_cache(file, index, n);
+		if (*err)
+			return NULL;
+	}
+}
+
+long nlru_file_pread(struct nlru_file *file, void *buf, size_t len, uint64_t offset)
+{
+	size_t done = 0;
+	int err = 0;
+
+	if (!file || (!buf && len))
+		return -EINVAL;
+	while (done < len) {
+		uint64_t pos = offset + done, size;
+		uint32_t index = (uint32_t)(pos >> PAGE_SHIFT);
+		size_t in_page = pos & (PAGE_SIZE - 1), n;
+		struct page *page;
+
+		spin_lock(&file->lock);
+		size = file->size;
+		spin_unlock(&file->lock);
+		if (pos >= size)
+			break;
+		n = (size_t)MIN((uint64_t)MIN(PAGE_SIZE - in_page, len - done), size - pos);
+		page = get_cache_page(file, index, false, &err);
+		if (!page)
+			break;
+		memcpy((char *)buf + done, (char *)address_of(file->eng, page) + in_page, n);
+		mark_page_accessed(file->eng, page);
+		put_page(page);
+		done += n;
+	}
+	return done || !err ? (long)done : err;
+}
+
+/*
+ * balance_dirty_pages(): past the dirty limit, the writer cleans pages of its own file
+ * until the engine is back under the background limit (Linux makes it wait for flushers).
+ */
+static void balance_dirty_pages(struct nlru_file *file)
+{
+	struct nlru_engine *eng = file->eng;
+	unsigned long background, limit;
+	long dirty = 0;
+
+	global_dirty_limits(eng, &background, &limit);
+	for (int nid = 0; nid < eng->nr_nodes; nid++)
+		dirty += node_page_state(NODE_DATA(eng, nid), NLRU_NR_FILE_DIRTY) +
+			 node_page_state(NODE_DATA(eng, nid), NLRU_NR_WRITEBACK);
+	if (dirty > (long)limit)
+		writeback_pages(file, dirty - (long)background);
+}
+
+long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len, uint64_t offset)
+{
+	size_t done = 0;
+	int err = 0;
+
+	if (!file || (!buf && len))
+		return -EINVAL;
+	if (!file->writable) {
+		log_err(&file->eng->log, "write to %s, which is open read-only", file->path);
+		return -EBADF;
+	}
+	while (done < len) {
+		uint64_t pos = offset + done;
+		size_t in_page = pos & (PAGE_SIZE - 1), n = MIN(PAGE_SIZE - in_page, len - done);
+		struct page *page = get_cache_page(file, (uint32_t)(pos >> PAGE_SHIFT),
+						   n == PAGE_SIZE, &err);
+
+		if (!page)
+			break;
+		memcpy((char *)address_of(file->eng, page) + in_page, (const char *)buf + done, n);
+		spin_lock(&file->lock);
+		set_page_dirty(file->eng, page);
+		file->size = MAX(file->size, pos + n);
+		spin_unlock(&file->lock);
+		mark_page_accessed(file->eng, page);
+		put_page(page);
+		done += n;
+	}
+	if (done)
+		balance_dirty_pages(file);
+	return done || !err ? (long)done : err;
+}
+
+int nlru_file_flush(struct nlru_file *file)
+{
+	if (!file)
+		return -EINVAL;
+	return writeback_pages(file, -1) ? -EIO : 0;
+}
+
+int nlru_file_fsync(struct nlru_file *file)
+{
+	int err;
+
+	if (!file)
+		return -EINVAL;
+	err = nlru_file_flush(file);
+	if (!err && fdatasync(file->fd) < 0)
+		err = -errno;
+	/* A write error is reported once, like errseq_t: then it is the caller's. */
+	spin_lock(&file->lock);
+	if (!err && file->wb_err)
+		err = -file->wb_err;
+	file->wb_err = 0;
+	spin_unlock(&file->lock);
+	return err;
+}
+
+int nlru_file_open(struct nlru_engine *eng, const char *path, int flags, unsigned int mode,
+		   int nid, struct nlru_file **out)
+{
+	struct nlru_file *file;
+	struct stat st;
+	int r;
+
+	if (!eng || !path || !out || (nid != NLRU_NUMA_NO_NODE && (nid < 0 || nid >= eng->nr_nodes)))
+		return -EINVAL;
+	file = calloc(1, sizeof(*file));
+	if (!file || !(file->path = strdup(path)) || pageindex_init(&file->idx)) {
+		if (file)
+			free(file->path);
+		free(file);
+		return -ENOMEM;
+	}
+	file->fd = open(path, (flags & ~O_ACCMODE) | (flags & O_ACCMODE) | O_CLOEXEC, mode);
+	if (file->fd < 0 || fstat(file->fd, &st) < 0) {
+		r = -errno;
+		log_err(&eng->log, "open of %s failed: %s", path, strerror(errno));
+		goto err;
+	}
+	file->eng = eng;
+	file->nid = nid;
+	file->writable = (flags & O_ACCMODE) != O_RDONLY;
+	file->size = (uint64_t)st.st_size;
+	file->ra_next = UINT32_MAX;
+	spin_lock_init(&file->lock);
+	file->owner.type = OWNER_FILE;
+	r = owner_register(&eng->owners, &file->owner);
+	if (r)
+		goto err;
+	*out = file;
+	return 0;
+err:
+	if (file->fd >= 0)
+		close(file->fd);
+	pageindex_destroy(&file->idx);
+	free(file->path);
+	free(file);
+	return r;
+}
+
+/* Drop every cached page and shadow: owners write-locked, so reclaim holds none of them. */
+static void truncate_cache(struct nlru_file *file)
+{
+	struct nlru_engine *eng = file->eng;
+	uint32_t keys[WALK_BATCH], cursor = 0;
+	uint64_t values[WALK_BATCH];
+
+	do {
+		uint32_t got = pageindex_walk(&file->idx, &cursor, keys, values, WALK_BATCH);
+
+		for (uint32_t i = 0; i < got; i++) {
+			struct page *page;
+
+			if ((values[i] & SLOT_TAG_MASK) == SLOT_SHADOW) {
+				workingset_shadow_gone(eng, values[i]);
+				continue;
+			}
+			page = slot_page(eng, values[i]);
+			isolate_lru_page(eng, page);
+			mod_node_page_state(page_pgdat(eng, page), NLRU_NR_FILE_PAGES, -1);
+			page->mapping = 0;
+			page->index = 0;
+			__atomic_store_n(&page->refcount, 0, __ATOMIC_RELEASE);
+			free_pages_trusted(eng, page, 0);
+		}
+	} while (cursor);
+}
+
+int nlru_file_close(struct nlru_file *file)
+{
+	struct nlru_engine *eng;
+
+	if (!file)
+		return -EINVAL;
+	eng = file->eng;
+	if (writeback_pages(file, -1)) {
+		log_err(&eng->log, "close of %s: dirty pages could not be written; the file stays "
+				   "open with them",
+			file->path);
+		return -EIO;
+	}
+	pthread_rwlock_wrlock(&eng->owners.lock);
+	spin_lock(&file->lock);
+	truncate_cache(file);
+	spin_unlock(&file->lock);
+	owner_unregister(&eng->owners, file->owner.id);
+	pthread_rwlock_unlock(&eng->owners.lock);
+	close(file->fd);
+	pageindex_destroy(&file->idx);
+	free(file->path);
+	free(file);
+	return 0;
+}
+
+bool filemap_remove_page(struct nlru_engine *eng, struct page *page)
+{
+	struct nlru_file *file = (struct nlru_file *)owner_lookup(&eng->owners, page->mapping);
+	struct pglist_data *pgdat = page_pgdat(eng, page);
+	bool removed = false;
+
+	if (!spin_trylock(&file->lock))
+		return false;
+	/* __remove_mapping(): only the index and reclaim may hold it, and it must be clean. */
+	if (__atomic_load_n(&page->refcount, __ATOMIC_ACQUIRE) == 2 && !page_test(page, PG_dirty) &&
+	    !page_test(page, PG_writeback) &&
+	    pageindex_store(&file->idx, page->index, workingset_eviction(pgdat)) == 0) {
+		mod_node_page_state(pgdat, NLRU_NR_FILE_PAGES, -1);
+		page->mapping = 0;
+		page->index = 0;
+		__atomic_store_n(&page->refcount, 0, __ATOMIC_RELEASE);
+		removed = true;
+	}
+	spin_unlock(&file->lock);
+	return removed;
+}
+
+int filemap_pageout(struct nlru_engine *eng, struct page *page)
+{
+	struct nlru_file *file = (struct nlru_file *)owner_lookup(&eng->owners, page->mapping);
+
+	return write_one_page(file, page);
+}
+
+/* Forget shadows of node @nid in @file until @nr are gone; file locked. */
+static unsigned long trim_file(struct nlru_engine *eng, struct nlru_file *file, int nid,
+			       unsigned long nr)
+{
+	uint32_t keys[WALK_BATCH], cursor = 0;
+	uint64_t values[WALK_BATCH];
+	unsigned long trimmed = 0;
+
+	do {
+		uint32_t got = pageindex_walk(&file->idx, &cursor, keys, values, WALK_BATCH);
+
+		for (uint32_t i = 0; i < got && trimmed < nr; i++) {
+			if ((values[i] & SLOT_TAG_MASK) != SLOT_SHADOW || slot_nid(values[i]) != nid)
+				continue;
+			pageindex_delete(&file->idx, keys[i]);
+			workingset_shadow_gone(eng, values[i]);
+			trimmed++;
+		}
+	} while (cursor && trimmed < nr);
+	return trimmed;
+}
+
+unsigned long filemap_trim_shadows(struct nlru_engine *eng, int nid, unsigned long nr)
+{
+	unsigned long trimmed = 0;
+
+	pthread_rwlock_rdlock(&eng->owners.lock);
+	for (uint32_t id = 1; id < eng->owners.capacity && trimmed < nr; id++) {
+		struct owner_head *owner = owner_lookup(&eng->owners, id);
+		struct nlru_file *file = (struct nlru_file *)owner;
+
+		if (!owner || owner->type != OWNER_FILE || !spin_trylock(&file->lock))
+			continue;
+		trimmed += trim_file(eng, file, nid, nr - trimmed);
+		spin_unlock(&file->lock);
+	}
+	pthread_rwlock_unlock(&eng->owners.lock);
+	return trimmed;
+}
+
+int filemap_close_all(struct nlru_engine *eng)
+{
+	for (;;) {
+		struct nlru_file *file = NULL;
+
+		pthread_rwlock_rdlock(&eng->owners.lock);
+		for (uint32_t id = 1; id < eng->owners.capacity && !file; id++) {
+			struct owner_head *owner = owner_lookup(&eng->owners, id);
+
+			if (owner && owner->type == OWNER_FILE)
+				file = (struct nlru_file *)owner;
+		}
+		pthread_rwlock_unlock(&eng->owners.lock);
+		if (!file)
+			return 0;
+		log_warn(&eng->log, "destroy: closing %s, which was left open", file->path);
+		if (nlru_file_close(file))
+			return -EIO;
+	}
+}

@@ -1,0 +1,24 @@
+/* The page cache (Linux mm/filemap.c, page-writeback.c): what reclaim and the engine need. */
+#ifndef NODELRU_FILEMAP_H
+#define NODELRU_FILEMAP_H
+
+#include <stdbool.h>
+
+#include "engine.h"
+
+/*
+ * Reclaim, with the owner table read-locked and the page isolated: drop a clean, unused page
+ * cache page, leaving a shadow entry.  True if the page is now free to be freed.
+ */
+bool filemap_remove_page(struct nlru_engine *eng, struct page *page);
+
+/* Reclaim (kswapd): write a dirty page cache page back now.  0 or -errno. */
+int filemap_pageout(struct nlru_engine *eng, struct page *page);
+
+/* The shadow shrinker: forget up to @nr shadow entries of node @nid.  Returns how many. */
+unsigned long filemap_trim_shadows(struct nlru_engine *eng, int nid, unsigned long nr);
+
+/* Engine destruction: flush and close files left open.  -EIO naming a file that failed. */
+int filemap_close_all(struct nlru_engine *eng);
+
+#endif /* NODELRU_FILEMAP_H */
