@@ -1,0 +1,322 @@
+/*
+ * The page cache: pread/pwrite semantics, nothing lost through reclaim, close, destroy and
+ * failing writes, the 4.8 writeback rule, refault detection, and the shadow bound.
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "helpers.h"
+
+static char dir[] = "/tmp/nlru-filemap-XXXXXX";
+
+/* Each test runs in its own process and makes its own folder: remove it afterwards. */
+static void remove_dir(void)
+{
+	DIR *d;
+	struct dirent *e;
+	char path[512];
+
+	if (dir[sizeof(dir) - 2] == 'X' || !(d = opendir(dir)))
+		return;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.') {
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			unlink(path);
+		}
+	closedir(d);
+	rmdir(dir);
+}
+
+TestSuite(filemap, .fini = remove_dir, .timeout = 120);
+
+static const char *path_of(const char *name)
+{
+	static char path[4][256];
+	static int next;
+	char *p = path[next++ % 4];
+
+	if (dir[sizeof(dir) - 2] == 'X')
+		cr_assert(mkdtemp(dir));
+	snprintf(p, 256, "%s/%s", dir, name);
+	return p;
+}
+
+static unsigned char byte_at(uint64_t pos, unsigned int seed)
+{
+	return (unsigned char)((pos * 2654435761u) >> 13 ^ (pos >> 12) ^ seed);
+}
+
+/* A real file of @bytes written with plain write(2). */
+static void make_file(const char *path, uint64_t bytes, unsigned int seed)
+{
+	static unsigned char buf[1 << 16];
+	int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
+
+	cr_assert(fd >= 0);
+	for (uint64_t off = 0; off < bytes; off += sizeof(buf)) {
+		size_t n = (size_t)MIN((uint64_t)sizeof(buf), bytes - off);
+
+		for (size_t i = 0; i < n; i++)
+			buf[i] = byte_at(off + i, seed);
+		cr_assert_eq(write(fd, buf, n), (ssize_t)n);
+	}
+	close(fd);
+}
+
+/* Compare two real files byte for byte. */
+static void expect_same_files(const char *a, const char *b)
+{
+	static unsigned char x[1 << 16], y[1 << 16];
+	int fa = open(a, O_RDONLY), fb = open(b, O_RDONLY);
+	ssize_t na, nb;
+	uint64_t off = 0;
+
+	cr_assert(fa >= 0 && fb >= 0);
+	do {
+		na = read(fa, x, sizeof(x));
+		nb = read(fb, y, sizeof(y));
+		cr_assert_eq(na, nb, "sizes differ at %llu", (unsigned long long)off);
+		cr_assert_eq(memcmp(x, y, (size_t)MAX(na, 0)), 0, "contents differ near %llu",
+			     (unsigned long long)off);
+		off += (uint64_t)MAX(na, 0);
+	} while (na > 0);
+	close(fa);
+	close(fb);
+}
+
+/* Copy @src to @dst through the engine in chunks of @chunk bytes (read A, write B). */
+static void copy_through(struct nlru_engine *eng, const char *src, const char *dst, size_t chunk)
+{
+	struct nlru_file *a, *b;
+	char *buf = malloc(chunk);
+	uint64_t off = 0;
+	long n;
+
+	cr_assert_eq(nlru_file_open(eng, src, O_RDONLY, 0, 0, &a), 0);
+	cr_assert_eq(nlru_file_open(eng, dst, O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &b), 0);
+	while ((n = nlru_file_pread(a, buf, chunk, off)) > 0) {
+		cr_assert_eq(nlru_file_pwrite(b, buf, (size_t)n, off), n, "%s", test_log_last);
+		off += (uint64_t)n;
+	}
+	cr_assert_eq(n, 0, "read error %ld: %s", n, test_log_last);
+	cr_assert_eq(nlru_file_close(b), 0, "%s", test_log_last);
+	cr_assert_eq(nlru_file_close(a), 0);
+	free(buf);
+}
+
+Test(filemap, copy_twice_memory_is_identical)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, true);
+
+	make_file(path_of("src"), 16 << 20, 1);
+	copy_through(eng, path_of("src"), path_of("dst"), 100000);
+	expect_same_files(path_of("src"), path_of("dst"));
+	cr_expect_gt(vmstat_value(eng, "pgsteal_kswapd") + vmstat_value(eng, "pgsteal_direct"), 0,
+		     "the cache was reclaimed on the way");
+	cr_expect_eq(vmstat_value(eng, "nr_file_pages"), 0, "closed files leave no pages");
+	cr_expect_eq(vmstat_value(eng, "nr_dirty"), 0);
+	destroy_engine(eng);
+}
+
+struct hog {
+	struct nlru_engine *eng;
+	atomic_bool *stop;
+	long bad;
+};
+
+static void *hog_main(void *arg)
+{
+	struct hog *h = arg;
+	struct nlru_region *r;
+	uint64_t *p;
+
+	cr_assert_eq(nlru_region_create(h->eng, 1536, 0, &r), 0);
+	for (size_t i = 0; !atomic_load(h->stop); i = (i + 1) % 1536) {
+		cr_assert_eq(nlru_region_pin(r, i, NLRU_PIN_WRITE, (void **)&p), 0);
+		if (p[0] && p[0] != i + 1)
+			h->bad++;
+		p[0] = i + 1;
+		nlru_region_unpin(r, i);
+	}
+	cr_assert_eq(nlru_region_destroy(r), 0);
+	return NULL;
+}
+
+/* The same copy while an anonymous hog of three quarters of memory runs on another thread. */
+Test(filemap, copy_with_an_anon_hog_running)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 32, true);
+	atomic_bool stop = false;
+	struct hog h = {eng, &stop, 0};
+	pthread_t tid;
+
+	make_file(path_of("src2"), 16 << 20, 2);
+	cr_assert_eq(pthread_create(&tid, NULL, hog_main, &h), 0);
+	copy_through(eng, path_of("src2"), path_of("dst2"), 65536 + 123);
+	atomic_store(&stop, true);
+	pthread_join(tid, NULL);
+	expect_same_files(path_of("src2"), path_of("dst2"));
+	cr_expect_eq(h.bad, 0, "the hog's memory stayed intact");
+	destroy_engine(eng);
+}
+
+Test(filemap, pread_pwrite_semantics)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	struct nlru_file *f, *ro;
+	char buf[10000], back[10000];
+
+	make_file(path_of("sem"), 5000, 3);
+	cr_assert_eq(nlru_file_open(eng, path_of("sem"), O_RDWR, 0, 0, &f), 0);
+	/* A read across a page boundary and past the end comes back short. */
+	cr_expect_eq(nlru_file_pread(f, buf, 4000, 3000), 2000);
+	for (int i = 0; i < 2000; i++)
+		cr_assert_eq((unsigned char)buf[i], byte_at(3000 + (uint64_t)i, 3));
+	cr_expect_eq(nlru_file_pread(f, buf, 10, 5000), 0, "at the end: nothing");
+	/* A write past the end leaves a hole that reads as zeroes. */
+	memset(buf, 'x', 100);
+	cr_expect_eq(nlru_file_pwrite(f, buf, 100, 20000), 100);
+	cr_expect_eq(nlru_file_pread(f, back, 10000, 10000), 10000);
+	for (int i = 0; i < 10000; i++)
+		cr_assert_eq(back[i], 0, "hole byte %d", i);
+	cr_expect_eq(nlru_file_pread(f, back, 200, 20000), 100);
+	cr_expect_eq(memcmp(back, buf, 100), 0);
+	cr_expect_gt(vmstat_value(eng, "nr_dirty"), 0);
+	cr_assert_eq(nlru_file_fsync(f), 0);
+	cr_expect_eq(vmstat_value(eng, "nr_dirty"), 0);
+	cr_assert_eq(nlru_file_close(f), 0);
+	/* Read-only files refuse writes. */
+	cr_assert_eq(nlru_file_open(eng, path_of("sem"), O_RDONLY, 0, 0, &ro), 0);
+	cr_expect_eq(nlru_file_pwrite(ro, buf, 10, 0), -EBADF);
+	cr_expect_eq(nlru_file_pread(ro, back, 100, 20000), 100);
+	cr_expect_eq(memcmp(back, buf, 100), 0, "the write reached the real file");
+	cr_assert_eq(nlru_file_close(ro), 0);
+	cr_expect_eq(nlru_file_open(eng, path_of("no/such/dir/file"), O_RDONLY, 0, 0, &ro),
+		     -ENOENT);
+	destroy_engine(eng);
+}
+
+/* Without kswapd nothing may write file pages in reclaim: writers clean their own. */
+Test(filemap, direct_reclaim_never_writes_file_pages)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+
+	make_file(path_of("src3"), 12 << 20, 4);
+	copy_through(eng, path_of("src3"), path_of("dst3"), 4096);
+	expect_same_files(path_of("src3"), path_of("dst3"));
+	cr_expect_eq(vmstat_value(eng, "nr_vmscan_write"), 0);
+	cr_expect_gt(vmstat_value(eng, "pgsteal_direct"), 0);
+	cr_expect_eq(vmstat_value(eng, "nr_written"), vmstat_value(eng, "nr_dirtied"));
+	destroy_engine(eng);
+}
+
+/* A file left open with dirty pages is flushed and closed by destroy. */
+Test(filemap, destroy_flushes_files_left_open)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	struct nlru_file *f;
+	char buf[4096];
+
+	memset(buf, 'q', sizeof(buf));
+	cr_assert_eq(nlru_file_open(eng, path_of("left"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f),
+		     0);
+	for (int i = 0; i < 100; i++)
+		cr_assert_eq(nlru_file_pwrite(f, buf, sizeof(buf), (uint64_t)i * 4096), 4096);
+	cr_expect_gt(vmstat_value(eng, "nr_dirty"), 0);
+	destroy_engine(eng);
+	cr_expect(strstr(test_log_last, "left open"), "%s", test_log_last);
+	int fd = open(path_of("left"), O_RDONLY);
+	cr_assert(fd >= 0);
+	cr_expect_eq(lseek(fd, 0, SEEK_END), 100 * 4096);
+	close(fd);
+}
+
+/* A write error keeps the data dirty and says so; once writing works again, nothing is lost. */
+Test(filemap, failed_writeback_keeps_the_data)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	struct rlimit small = {64 << 10, RLIM_INFINITY}, big = {RLIM_INFINITY, RLIM_INFINITY};
+	struct nlru_file *f;
+	char buf[4096];
+
+	signal(SIGXFSZ, SIG_IGN); /* writes past the limit fail with EFBIG instead */
+	memset(buf, 'w', sizeof(buf));
+	cr_assert_eq(nlru_file_open(eng, path_of("big"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f),
+		     0);
+	for (int i = 0; i < 64; i++)
+		cr_assert_eq(nlru_file_pwrite(f, buf, sizeof(buf), (uint64_t)i * 4096), 4096);
+	cr_assert_eq(setrlimit(RLIMIT_FSIZE, &small), 0);
+	cr_expect_eq(nlru_file_close(f), -EIO);
+	cr_expect(strstr(test_log_last, "big"), "the message names the file: %s", test_log_last);
+	cr_expect_gt(vmstat_value(eng, "nr_dirty"), 0, "the pages past the limit stay dirty");
+	cr_expect_eq(nlru_engine_destroy(eng), -EIO, "destroy will not drop them either");
+	cr_assert_eq(setrlimit(RLIMIT_FSIZE, &big), 0);
+	cr_expect_eq(nlru_file_fsync(f), -EFBIG, "fsync reports the earlier error once");
+	cr_assert_eq(nlru_file_close(f), 0);
+	int fd = open(path_of("big"), O_RDONLY);
+	cr_expect_eq(lseek(fd, 0, SEEK_END), 64 * 4096, "everything reached the file");
+	close(fd);
+	destroy_engine(eng);
+}
+
+/*
+ * Refaults: a file streamed through a small engine leaves shadows; read back from its end,
+ * the pages evicted last come back within the active list's size and start active.
+ */
+Test(filemap, refaults_are_detected_and_recent_ones_activated)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	struct nlru_file *hot, *s;
+	char buf[4096];
+
+	make_file(path_of("hot"), 256 * 4096, 5);
+	make_file(path_of("stream"), 4096 * 4096, 6);
+	cr_assert_eq(nlru_file_open(eng, path_of("hot"), O_RDONLY, 0, 0, &hot), 0);
+	cr_assert_eq(nlru_file_open(eng, path_of("stream"), O_RDONLY, 0, 0, &s), 0);
+	for (int pass = 0; pass < 2; pass++)
+		for (uint64_t p = 0; p < 256; p++)
+			cr_assert_eq(nlru_file_pread(hot, buf, 4096, p * 4096), 4096);
+	cr_expect_geq(vmstat_value(eng, "nr_active_file"), 256, "touched twice: active");
+	for (uint64_t p = 0; p < 4096; p++)
+		cr_assert_eq(nlru_file_pread(s, buf, 4096, p * 4096), 4096);
+	cr_expect_eq(vmstat_value(eng, "workingset_refault"), 0);
+	for (uint64_t p = 4096; p-- > 0;)
+		cr_assert_eq(nlru_file_pread(s, buf, 4096, p * 4096), 4096);
+	cr_expect_gt(vmstat_value(eng, "workingset_refault"), 0);
+	cr_expect_gt(vmstat_value(eng, "workingset_activate"), 0);
+	cr_expect_lt(vmstat_value(eng, "workingset_activate"), vmstat_value(eng, "workingset_refault"),
+		     "pages evicted long ago come back inactive");
+	cr_assert_eq(nlru_file_close(s), 0);
+	cr_assert_eq(nlru_file_close(hot), 0);
+	destroy_engine(eng);
+}
+
+/* Shadow entries stay bounded: past four per file LRU page, the shadow shrinker trims them. */
+Test(filemap, shadow_entries_are_bounded)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	struct nlru_file *s;
+	char buf[65536];
+	long shadows, file_pages;
+
+	make_file(path_of("huge"), 64 << 20, 7);
+	cr_assert_eq(nlru_file_open(eng, path_of("huge"), O_RDONLY, 0, 0, &s), 0);
+	for (uint64_t off = 0; off < (64u << 20); off += sizeof(buf))
+		cr_assert_eq(nlru_file_pread(s, buf, sizeof(buf), off), (long)sizeof(buf));
+	shadows = atomic_load(&NODE_DATA(eng, 0)->nr_shadows);
+	file_pages = vmstat_value(eng, "nr_file_pages");
+	cr_expect_gt(vmstat_value(eng, "workingset_nodereclaim"), 0, "shadows were trimmed");
+	/* Within a scan batch of the bound. */
+	cr_expect_leq(shadows, 4 * file_pages + 2048, "%ld shadows for %ld file pages", shadows,
+		      file_pages);
+	cr_assert_eq(nlru_file_close(s), 0);
+	cr_expect_eq(atomic_load(&NODE_DATA(eng, 0)->nr_shadows), 0, "close drops its shadows");
+	destroy_engine(eng);
+}
