@@ -45,7 +45,26 @@ struct nlru_file {
 	uint64_t size;
 	uint32_t ra_next; /* the page a sequential reader reads next */
 	int wb_err;       /* first writeback error not yet reported by fsync (errno) */
+	bool readable;
+	_Atomic int inject_err, inject_count; /* test hook: fail the next writes */
 };
+
+void filemap_inject_write_errors(struct nlru_file *file, int err, int count)
+{
+	atomic_store(&file->inject_err, err);
+	atomic_store(&file->inject_count, count);
+}
+
+/* A pending injected error, consumed by one write. */
+static int injected_error(struct nlru_file *file)
+{
+	int n = atomic_load(&file->inject_count);
+
+	while (n > 0)
+		if (atomic_compare_exchange_weak(&file->inject_count, &n, n - 1))
+			return atomic_load(&file->inject_err);
+	return 0;
+}
 
 static uint64_t page_slot(const struct pglist_data *pgdat, uint32_t pfn)
 {
@@ -120,8 +139,9 @@ static int write_one_page(struct nlru_file *file, struct page *page)
 	len = off < file->size ? (size_t)MIN((uint64_t)PAGE_SIZE, file->size - off) : 0;
 	spin_unlock(&file->lock);
 
-	n = len ? pwrite(file->fd, address_of(eng, page), len, (off_t)off) : 0;
-	if (n != (ssize_t)len)
+	err = injected_error(file);
+	n = len && !err ? pwrite(file->fd, address_of(eng, page), len, (off_t)off) : (ssize_t)len;
+	if (!err && n != (ssize_t)len)
 		err = n < 0 ? errno : EIO;
 
 	spin_lock(&file->lock);
@@ -356,6 +376,10 @@ long nlru_file_pread(struct nlru_file *file, void *buf, size_t len, uint64_t off
 
 	if (!file || (!buf && len))
 		return -EINVAL;
+	if (!file->readable) {
+		log_err(&file->eng->log, "read of %s, which is open write-only", file->path);
+		return -EBADF;
+	}
 	while (done < len) {
 		uint64_t pos = offset + done, size;
 		uint32_t index = (uint32_t)(pos >> PAGE_SHIFT);
@@ -465,21 +489,34 @@ int nlru_file_open(struct nlru_engine *eng, const char *path, int flags, unsigne
 	if (!eng || !path || !out || (nid != NLRU_NUMA_NO_NODE && (nid < 0 || nid >= eng->nr_nodes)))
 		return -EINVAL;
 	file = calloc(1, sizeof(*file));
+	if (file)
+		file->fd = -1;
 	if (!file || !(file->path = strdup(path)) || pageindex_init(&file->idx)) {
 		if (file)
 			free(file->path);
 		free(file);
 		return -ENOMEM;
 	}
-	file->fd = open(path, (flags & ~O_ACCMODE) | (flags & O_ACCMODE) | O_CLOEXEC, mode);
+	/* The cache reads partial pages before writing them: a write-only file is opened for
+	 * reading too, as the kernel reads its own page cache whatever the opener's mode. */
+	file->fd = open(path,
+			(flags & ~O_ACCMODE) | ((flags & O_ACCMODE) == O_RDONLY ? O_RDONLY : O_RDWR) |
+				O_CLOEXEC,
+			mode);
 	if (file->fd < 0 || fstat(file->fd, &st) < 0) {
 		r = -errno;
 		log_err(&eng->log, "open of %s failed: %s", path, strerror(errno));
 		goto err;
 	}
+	if (S_ISDIR(st.st_mode)) {
+		r = -EISDIR;
+		log_err(&eng->log, "open of %s: it is a directory", path);
+		goto err;
+	}
 	file->eng = eng;
 	file->nid = nid;
 	file->writable = (flags & O_ACCMODE) != O_RDONLY;
+	file->readable = (flags & O_ACCMODE) != O_WRONLY;
 	file->size = (uint64_t)st.st_size;
 	file->ra_next = UINT32_MAX;
 	spin_lock_init(&file->lock);

@@ -18,6 +18,9 @@ int filemap_pageout(struct nlru_engine *eng, struct page *page);
 /* The shadow shrinker: forget up to @nr shadow entries of node @nid.  Returns how many. */
 unsigned long filemap_trim_shadows(struct nlru_engine *eng, int nid, unsigned long nr);
 
+/* Test hook: fail the next @count writebacks of @file with @err (EIO, ENOSPC, ...). */
+void filemap_inject_write_errors(struct nlru_file *file, int err, int count);
+
 /* Engine destruction: flush and close files left open.  -EIO naming a file that failed. */
 int filemap_close_all(struct nlru_engine *eng);
 

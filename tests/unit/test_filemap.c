@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "filemap.h"
 #include "helpers.h"
 
 static char dir[] = "/tmp/nlru-filemap-XXXXXX";
@@ -318,5 +319,141 @@ Test(filemap, shadow_entries_are_bounded)
 		      file_pages);
 	cr_assert_eq(nlru_file_close(s), 0);
 	cr_expect_eq(atomic_load(&NODE_DATA(eng, 0)->nr_shadows), 0, "close drops its shadows");
+	destroy_engine(eng);
+}
+
+/* Injected EIO and ENOSPC: the pages stay dirty, the next fsync reports it once. */
+Test(filemap, injected_writeback_errors_are_reported_once)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	struct nlru_file *f;
+	char buf[4096];
+
+	cr_assert_eq(nlru_file_open(eng, path_of("inj"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f),
+		     0);
+	for (int i = 0; i < 20; i++) {
+		memset(buf, 'a' + i, sizeof(buf));
+		cr_assert_eq(nlru_file_pwrite(f, buf, sizeof(buf), (uint64_t)i * 4096), 4096);
+	}
+	filemap_inject_write_errors(f, EIO, 3);
+	cr_expect_eq(nlru_file_fsync(f), -EIO);
+	cr_expect_eq(vmstat_value(eng, "nr_dirty"), 3, "the three failed pages are still dirty");
+	filemap_inject_write_errors(f, ENOSPC, 1);
+	cr_expect_eq(nlru_file_flush(f), -EIO, "a flush fails too");
+	cr_expect_eq(nlru_file_fsync(f), -ENOSPC, "the next fsync sees the next error");
+	cr_expect_eq(nlru_file_fsync(f), 0, "and then none: each error is reported once");
+	cr_expect_eq(vmstat_value(eng, "nr_dirty"), 0);
+	cr_assert_eq(nlru_file_close(f), 0);
+	int fd = open(path_of("inj"), O_RDONLY);
+	for (int i = 0; i < 20; i++) {
+		cr_assert_eq(pread(fd, buf, sizeof(buf), (off_t)i * 4096), 4096);
+		cr_expect_eq(buf[100], 'a' + i, "page %d", i);
+	}
+	close(fd);
+	destroy_engine(eng);
+}
+
+Test(filemap, bad_input_changes_nothing)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	struct nlru_file *f;
+	char buf[100];
+
+	cr_expect_eq(nlru_file_open(eng, "/tmp", O_RDONLY, 0, 0, &f), -EISDIR);
+	cr_expect(strstr(test_log_last, "directory"), "%s", test_log_last);
+	cr_expect_eq(nlru_file_open(eng, path_of("absent"), O_RDONLY, 0, 0, &f), -ENOENT);
+	cr_expect_eq(nlru_file_open(eng, path_of("x"), O_RDONLY, 0, 5, &f), -EINVAL, "bad node");
+	make_file(path_of("wo"), 8192, 9);
+	cr_assert_eq(nlru_file_open(eng, path_of("wo"), O_WRONLY, 0, 0, &f), 0);
+	cr_expect_eq(nlru_file_pread(f, buf, sizeof(buf), 0), -EBADF);
+	/* A partial write of a write-only file still reads the rest of the page in. */
+	cr_expect_eq(nlru_file_pwrite(f, "ZZ", 2, 100), 2);
+	cr_assert_eq(nlru_file_close(f), 0);
+	int fd = open(path_of("wo"), O_RDONLY);
+	cr_assert_eq(pread(fd, buf, 100, 50), 100);
+	cr_expect_eq(buf[50], 'Z');
+	cr_expect_eq((unsigned char)buf[0], byte_at(50, 9), "the bytes around it are intact");
+	cr_expect_eq((unsigned char)buf[99], byte_at(149, 9));
+	close(fd);
+	cr_expect_eq(nlru_file_pread(NULL, buf, 1, 0), -EINVAL);
+	destroy_engine(eng);
+}
+
+/*
+ * The two-list classic: a working set that fits is read twice and becomes active; a stream
+ * larger than memory is read once and activates nothing.
+ */
+Test(filemap, working_set_is_activated_streaming_is_not)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	struct nlru_file *ws, *st;
+	char buf[65536];
+	int64_t activated;
+
+	make_file(path_of("ws"), 1024 * 4096, 10);
+	make_file(path_of("st"), 6144 * 4096, 11);
+	cr_assert_eq(nlru_file_open(eng, path_of("ws"), O_RDONLY, 0, 0, &ws), 0);
+	cr_assert_eq(nlru_file_open(eng, path_of("st"), O_RDONLY, 0, 0, &st), 0);
+	for (int pass = 0; pass < 2; pass++)
+		for (uint64_t off = 0; off < 1024 * 4096; off += sizeof(buf))
+			cr_assert_eq(nlru_file_pread(ws, buf, sizeof(buf), off), (long)sizeof(buf));
+	cr_expect_geq(vmstat_value(eng, "nr_active_file"), 1000, "the working set is active");
+	activated = vmstat_value(eng, "pgactivate");
+	for (uint64_t off = 0; off < 6144 * 4096; off += sizeof(buf))
+		cr_assert_eq(nlru_file_pread(st, buf, sizeof(buf), off), (long)sizeof(buf));
+	cr_expect_eq(vmstat_value(eng, "pgactivate"), activated, "streaming activated nothing");
+	cr_expect_eq(vmstat_value(eng, "workingset_activate"), 0);
+	cr_assert_eq(nlru_file_close(st), 0);
+	cr_assert_eq(nlru_file_close(ws), 0);
+	destroy_engine(eng);
+}
+
+/*
+ * With no dirty limit in the way, memory fills with dirty pages that direct reclaim may not
+ * write.  kswapd's first pass flags the node dirty and, since every written page was touched
+ * once (PG_referenced: reclaim it only if clean), keeps them for one more trip; the second
+ * pass writes them.
+ */
+Test(filemap, kswapd_writes_dirty_pages_once_the_node_is_dirty)
+{
+	struct nlru_engine *eng;
+	struct nlru_config cfg;
+	struct nlru_file *f;
+	struct nlru_zone_info normal = {.size = sizeof(normal)}, dma32 = {.size = sizeof(dma32)};
+	char buf[4096];
+	uint64_t page = 0;
+
+	test_config(&cfg, 8, NULL);
+	cfg.kswapd = 0;
+	cfg.swap_mib = 0;
+	cfg.dirty_ratio = 100;
+	cfg.dirty_background_ratio = 99;
+	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0);
+	memset(buf, 'd', sizeof(buf));
+	cr_assert_eq(nlru_file_open(eng, path_of("dirty"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f),
+		     0);
+	/*
+	 * Dirty pages until no zone is balanced for the page cache's Movable classzone (4.8's
+	 * kswapd stops as soon as any eligible zone is): free at most high + reserve in both.
+	 */
+	do {
+		cr_assert_eq(nlru_file_pwrite(f, buf, sizeof(buf), page++ * 4096), 4096);
+		nlru_zone_info(eng, 0, NLRU_ZONE_NORMAL, &normal);
+		nlru_zone_info(eng, 0, NLRU_ZONE_DMA32, &dma32);
+	} while (normal.free > normal.wmark_high + normal.lowmem_reserve[NLRU_ZONE_MOVABLE] ||
+		 dma32.free > dma32.wmark_high + dma32.lowmem_reserve[NLRU_ZONE_MOVABLE]);
+	cr_expect_eq(vmstat_value(eng, "nr_vmscan_write"), 0);
+	cr_assert_eq(nlru_kswapd_run(eng, 0), 0);
+	cr_expect_eq(vmstat_value(eng, "nr_vmscan_write"), 0, "first pass: referenced, kept");
+	cr_expect(atomic_load(&NODE_DATA(eng, 0)->flags) & (1ul << PGDAT_DIRTY));
+	cr_assert_eq(nlru_kswapd_run(eng, 0), 0);
+	cr_expect_gt(vmstat_value(eng, "nr_vmscan_write"), 0, "kswapd wrote dirty file pages");
+	cr_expect_gt(vmstat_value(eng, "pgsteal_kswapd"), 0, "and freed them");
+	cr_expect_gt(vmstat_value(eng, "nr_vmscan_immediate_reclaim"), 0,
+		     "before the node was flagged, dirty pages were passed over");
+	cr_assert_eq(nlru_file_close(f), 0);
+	int fd = open(path_of("dirty"), O_RDONLY);
+	cr_expect_eq(lseek(fd, 0, SEEK_END), (off_t)page * 4096);
+	close(fd);
 	destroy_engine(eng);
 }

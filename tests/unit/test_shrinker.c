@@ -194,3 +194,52 @@ Test(shrinker, bad_registrations_and_slab_flags)
 	cr_expect(strstr(test_log_last, "not both"), "%s", test_log_last);
 	destroy_engine(eng);
 }
+
+/* A cache of a million virtual objects that never shrinks, to measure what is asked of it. */
+struct virtual_cache {
+	_Atomic long scanned;
+};
+
+static unsigned long virtual_count(void *arg, struct nlru_shrink_control *sc)
+{
+	return 1000000;
+}
+
+static unsigned long virtual_scan(void *arg, struct nlru_shrink_control *sc)
+{
+	atomic_fetch_add(&((struct virtual_cache *)arg)->scanned, (long)sc->nr_to_scan);
+	return sc->nr_to_scan;
+}
+
+/* Under the same LRU pressure a cache four times cheaper to rebuild is asked four times more. */
+Test(shrinker, pressure_is_proportional_to_lru_scanning_and_seeks)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 48, false);
+	static struct virtual_cache cheap, dear;
+	struct nlru_shrinker_def def = {.size = sizeof(def), .count = virtual_count,
+					.scan = virtual_scan};
+	struct nlru_shrinker *a, *b;
+	struct nlru_region *r;
+	void *p;
+
+	def.arg = &cheap;
+	def.seeks = 1;
+	cr_assert_eq(nlru_shrinker_register(eng, &def, &a), 0);
+	def.arg = &dear;
+	def.seeks = 4;
+	cr_assert_eq(nlru_shrinker_register(eng, &def, &b), 0);
+	cr_assert_eq(nlru_region_create(eng, 4 * 2048, 0, &r), 0);
+	for (size_t i = 0; i < 4 * 2048; i++) {
+		cr_assert_eq(nlru_region_pin(r, i, NLRU_PIN_WRITE, &p), 0);
+		cr_assert_eq(nlru_region_unpin(r, i), 0);
+	}
+	double ratio = (double)cheap.scanned / (double)dear.scanned;
+
+	cr_expect_gt(dear.scanned, 10000, "the caches were asked (%ld)", dear.scanned);
+	cr_expect(ratio > 3.5 && ratio < 4.5, "seeks 1 against seeks 4: %.2f times, want 4", ratio);
+	cr_expect_eq(vmstat_value(eng, "slabs_scanned"), cheap.scanned + dear.scanned);
+	cr_assert_eq(nlru_region_destroy(r), 0);
+	nlru_shrinker_unregister(a);
+	nlru_shrinker_unregister(b);
+	destroy_engine(eng);
+}
