@@ -113,61 +113,112 @@ static void set_page_dirty(struct nlru_engine *eng, struct page *page)
 	}
 }
 
-/*
- * write_one_page(): write a dirty page back, synchronously.  The caller holds a reference.
- * Returns 0 (written, or nothing to do), or -errno with the page dirty again.
- */
-static int write_one_page(struct nlru_file *file, struct page *page)
+#define MAX_RUN 64 /* pages per writeback I/O: 256 KiB */
+
+/* pwritev() until everything is written: 0, or the errno of the call that failed. */
+static int pwritev_all(int fd, struct iovec *iov, int cnt, off_t off)
 {
-	struct nlru_engine *eng = file->eng;
-	struct pglist_data *pgdat = page_pgdat(eng, page);
-	uint64_t off = (uint64_t)page->index << PAGE_SHIFT;
-	size_t len;
-	ssize_t n;
-	int err = 0;
+	while (cnt > 0) {
+		ssize_t n = pwritev(fd, iov, cnt, off);
 
-	spin_lock(&file->lock);
-	if (!page_test(page, PG_dirty) || page_test(page, PG_writeback)) {
-		spin_unlock(&file->lock);
-		return 0;
+		if (n < 0)
+			return errno;
+		if (n == 0)
+			return EIO;
+		off += n;
+		/* A short write: skip what went, and retry the rest to learn why it stopped. */
+		while (cnt > 0 && (size_t)n >= iov->iov_len) {
+			n -= (ssize_t)iov->iov_len;
+			iov++;
+			cnt--;
+		}
+		if (cnt > 0) {
+			iov->iov_base = (char *)iov->iov_base + n;
+			iov->iov_len -= (size_t)n;
+		}
 	}
-	page_clear(page, PG_dirty);
-	page_set(page, PG_writeback);
-	mod_node_page_state(pgdat, NLRU_NR_FILE_DIRTY, -1);
-	mod_node_page_state(pgdat, NLRU_NR_WRITEBACK, 1);
-	/* Never extend the file past its size with the tail of the last page. */
-	len = off < file->size ? (size_t)MIN((uint64_t)PAGE_SIZE, file->size - off) : 0;
-	spin_unlock(&file->lock);
+	return 0;
+}
 
-	err = injected_error(file);
-	n = len && !err ? pwrite(file->fd, address_of(eng, page), len, (off_t)off) : (ssize_t)len;
-	if (!err && n != (ssize_t)len)
-		err = n < 0 ? errno : EIO;
+/* Writeback ended for @page: the counters, and the data back to dirty on @err.  Locked. */
+static void end_page_writeback(struct nlru_file *file, struct page *page, int err)
+{
+	struct pglist_data *pgdat = page_pgdat(file->eng, page);
 
-	spin_lock(&file->lock);
 	page_clear(page, PG_writeback);
 	mod_node_page_state(pgdat, NLRU_NR_WRITEBACK, -1);
 	mod_zone_page_state(page_zone(pgdat, page), NLRU_NR_ZONE_WRITE_PENDING, -1);
 	if (err) {
 		/* Keep the data: dirty again, and the error waits for fsync or close. */
 		page_set(page, PG_dirty);
-		account_dirtied(eng, page, 1);
+		account_dirtied(file->eng, page, 1);
 		if (!file->wb_err)
 			file->wb_err = err;
 	} else {
 		mod_node_page_state(pgdat, NLRU_NR_WRITTEN, 1);
 	}
+}
+
+/*
+ * Write back, with one pwritev, the pages of @run (consecutive indexes, references held)
+ * from the first on that are still dirty and not under writeback.  Returns how many were
+ * written in *@done (0: the first was clean or busy), and 0 or -errno; failed pages are
+ * dirty again.
+ */
+static int write_run(struct nlru_file *file, struct page **run, int n, int *done)
+{
+	struct nlru_engine *eng = file->eng;
+	uint64_t off = (uint64_t)run[0]->index << PAGE_SHIFT;
+	struct iovec iov[MAX_RUN];
+	size_t len = 0;
+	int k, err;
+
+	spin_lock(&file->lock);
+	for (k = 0; k < n && page_test(run[k], PG_dirty) && !page_test(run[k], PG_writeback); k++) {
+		struct pglist_data *pgdat = page_pgdat(eng, run[k]);
+		uint64_t pos = off + ((uint64_t)k << PAGE_SHIFT);
+
+		page_clear(run[k], PG_dirty);
+		page_set(run[k], PG_writeback);
+		mod_node_page_state(pgdat, NLRU_NR_FILE_DIRTY, -1);
+		mod_node_page_state(pgdat, NLRU_NR_WRITEBACK, 1);
+		/* Never extend the file past its size with the tail of the last page. */
+		iov[k] = (struct iovec){address_of(eng, run[k]),
+					pos < file->size ? (size_t)MIN((uint64_t)PAGE_SIZE, file->size - pos) : 0};
+		len += iov[k].iov_len;
+	}
+	spin_unlock(&file->lock);
+	*done = k;
+	if (!k)
+		return 0;
+
+	err = injected_error(file);
+	if (!err)
+		err = pwritev_all(file->fd, iov, k, (off_t)off);
+
+	spin_lock(&file->lock);
+	for (int i = 0; i < k; i++)
+		end_page_writeback(file, run[i], err);
 	spin_unlock(&file->lock);
 	if (err) {
-		log_err(&eng->log, "writeback of %s at offset %llu failed: %s; the page stays dirty",
+		log_err(&eng->log, "writeback of %s at offset %llu failed: %s; the pages stay dirty",
 			file->path, (unsigned long long)off, strerror(err));
 		return -err;
 	}
-	count_vm_events(eng, NLRU_PGPGOUT, PAGE_SIZE / 1024);
+	count_vm_events(eng, NLRU_PGPGOUT, len / 1024);
 	/* Written for reclaim while on the LRU: to the inactive tail, to be freed soon. */
-	if (page_test_clear(page, PG_reclaim) && page_test(page, PG_lru))
-		rotate_reclaimable_page(eng, page);
+	for (int i = 0; i < k; i++)
+		if (page_test_clear(run[i], PG_reclaim) && page_test(run[i], PG_lru))
+			rotate_reclaimable_page(eng, run[i]);
 	return 0;
+}
+
+/* write_one_page(): one dirty page, synchronously (reclaim's pageout).  Reference held. */
+static int write_one_page(struct nlru_file *file, struct page *page)
+{
+	int done;
+
+	return write_run(file, &page, 1, &done);
 }
 
 /*
@@ -273,45 +324,82 @@ static int read_into_cache(struct nlru_file *file, uint32_t first, int n)
 	return insert_pages(file, first, pages, n);
 }
 
-/*
- * Write back up to @nr dirty pages of the file (all of them for a negative @nr), in index
- * order of the hash walk.  Returns 0 or the first error.
- */
-static int writeback_pages(struct nlru_file *file, long nr)
+static int by_index(const void *a, const void *b)
 {
-	struct page *batch[WALK_BATCH];
+	uint32_t x = (*(struct page *const *)a)->index, y = (*(struct page *const *)b)->index;
+
+	return (x > y) - (x < y);
+}
+
+/* Every dirty or writeback page of the file, referenced, in *@out (malloc'ed); the count. */
+static long collect_dirty(struct nlru_file *file, struct page ***out)
+{
 	uint32_t keys[WALK_BATCH], cursor = 0;
 	uint64_t values[WALK_BATCH];
-	int err = 0;
+	struct page **pages = NULL;
+	long n = 0, cap = 0;
 
+	spin_lock(&file->lock);
 	do {
-		int n = 0;
-
-		spin_lock(&file->lock);
 		uint32_t got = pageindex_walk(&file->idx, &cursor, keys, values, WALK_BATCH);
+
 		for (uint32_t i = 0; i < got; i++) {
 			struct page *page;
 
 			if ((values[i] & SLOT_TAG_MASK) != SLOT_PAGE)
 				continue;
 			page = slot_page(file->eng, values[i]);
-			if (page_test(page, PG_dirty) || page_test(page, PG_writeback)) {
-				get_page(page);
-				batch[n++] = page;
-			}
-		}
-		spin_unlock(&file->lock);
-		for (int i = 0; i < n; i++) {
-			/* Under writeback by kswapd: wait for it, then see if it is dirty again. */
-			while (page_test(batch[i], PG_writeback))
-				sched_yield();
-			int r = nr != 0 ? write_one_page(file, batch[i]) : 0;
+			if (!page_test(page, PG_dirty) && !page_test(page, PG_writeback))
+				continue;
+			if (n == cap) {
+				struct page **grown = realloc(pages, sizeof(*pages) * (size_t)(cap ? 2 * cap : 256));
 
-			err = err ? err : r;
-			nr -= nr > 0;
-			put_page(batch[i]);
+				if (!grown)
+					break;
+				pages = grown;
+				cap = cap ? 2 * cap : 256;
+			}
+			get_page(page);
+			pages[n++] = page;
 		}
-	} while (cursor && nr != 0);
+	} while (cursor);
+	spin_unlock(&file->lock);
+	*out = pages;
+	return n;
+}
+
+/*
+ * Write back up to @nr dirty pages of the file (all of them for a negative @nr) in file
+ * order, runs of consecutive pages in one I/O each.  Returns 0 or the first error.
+ */
+static int writeback_pages(struct nlru_file *file, long nr)
+{
+	struct page **pages;
+	long n = collect_dirty(file, &pages), i = 0;
+	int err = 0;
+
+	qsort(pages, (size_t)n, sizeof(*pages), by_index);
+	while (i < n) {
+		long len = 1;
+		int done, r;
+
+		/* Under writeback by kswapd: wait for it, then see if it is dirty again. */
+		while (page_test(pages[i], PG_writeback))
+			sched_yield();
+		while (i + len < n && len < MAX_RUN && len < (nr < 0 ? MAX_RUN : nr) &&
+		       pages[i + len]->index == pages[i]->index + len)
+			len++;
+		r = nr != 0 ? write_run(file, pages + i, (int)len, &done) : 0;
+		err = err ? err : r;
+		/* A page that turned clean or busy ends the run early: go on after it. */
+		done = nr != 0 ? MAX(done, 1) : (int)len;
+		if (nr > 0)
+			nr = MAX(0, nr - done);
+		for (long k = i; k < i + done; k++)
+			put_page(pages[k]);
+		i += done;
+	}
+	free(pages);
 	return err;
 }
 

@@ -25,7 +25,13 @@ if ! command -v "$cc" >/dev/null 2>&1; then
 	echo "fuzz.sh: $cc not found (Debian packages: clang libclang-rt-14-dev)" >&2
 	exit 2
 fi
-out=${FUZZ_BUILD_DIR:-$(mktemp -d /tmp/nlru-vmstat-fuzz-XXXXXX)}
+if [ -n "${FUZZ_BUILD_DIR:-}" ]; then
+	out=$FUZZ_BUILD_DIR
+else
+	# A folder of our own for this run, removed on the way out whatever happens.
+	out=$(mktemp -d /tmp/nlru-vmstat-fuzz-XXXXXX)
+	trap 'rm -rf "$out"' EXIT
+fi
 mkdir -p "$out/corpus"
 
 # Everything of the tool except its command-line layer (main.c, cli.c, cmd_*.c).
