@@ -378,7 +378,8 @@ static int writeback_pages(struct nlru_file *file, long nr)
 	long n = collect_dirty(file, &pages), i = 0;
 	int err = 0;
 
-	qsort(pages, (size_t)n, sizeof(*pages), by_index);
+	if (n > 1)
+		qsort(pages, (size_t)n, sizeof(*pages), by_index);
 	while (i < n) {
 		long len = 1;
 		int done, r;
