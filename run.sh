@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The main job of nodelru: installs missing Debian packages, builds into build/, then runs a
-# short allocation workload on every node of an engine and prints its /proc/vmstat and
-# /proc/zoneinfo dumps.  Extra arguments go to nlru-workload (--set name=value, --topology).
+# The main job of nodelru: installs missing Debian packages, builds into build/, then runs on a
+# two-node engine an allocation workload on every node, anonymous memory twice the engine
+# through swap, and a file twice the engine copied through its page cache (both verified),
+# and prints the engine's /proc/vmstat and /proc/zoneinfo dumps.  Extra arguments go to nlru-workload (--set name=value, --topology).
 # Safe to run again; needs no terminal.
 set -euo pipefail
 cd "$(dirname "$0")"

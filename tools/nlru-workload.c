@@ -6,10 +6,13 @@
  * Each node is filled until the allocator says -ENOMEM (or N allocations), so the dumps show
  * the fast path, the fallback to other nodes and zones, and the slow path's counters.  Then an
  * anonymous region twice the engine's size is written and read back on every node, which
- * drives kswapd, direct reclaim and the swap file; any mismatch fails the run.
+ * drives kswapd, direct reclaim and the swap file, and a file twice the engine's size is
+ * copied through its page cache; any mismatch fails the run.
  * Uses only the public API, like any embedder.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,6 +121,54 @@ static int anon_workload(struct nlru_engine *eng, int nid, size_t pages)
 	return r;
 }
 
+/* Copy a file of @bytes through the page cache and compare the copy with its source. */
+static int file_workload(struct nlru_engine *eng, uint64_t bytes)
+{
+	char dir[] = "/tmp/nlru-workload-XXXXXX", src[64], dst[64];
+	static char buf[1 << 16], back[1 << 16];
+	struct nlru_file *a = NULL, *b = NULL;
+	int r = 0, fd;
+	long n;
+
+	if (!mkdtemp(dir))
+		return -errno;
+	snprintf(src, sizeof(src), "%s/src", dir);
+	snprintf(dst, sizeof(dst), "%s/dst", dir);
+	fd = open(src, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+	for (uint64_t off = 0; fd >= 0 && off < bytes; off += sizeof(buf)) {
+		for (size_t i = 0; i < sizeof(buf); i++)
+			buf[i] = (char)((off + i) * 131 >> 7);
+		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+			r = -EIO;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (!r)
+		r = nlru_file_open(eng, src, O_RDONLY, 0, NLRU_NUMA_NO_NODE, &a);
+	if (!r)
+		r = nlru_file_open(eng, dst, O_RDWR | O_CREAT | O_TRUNC, 0600, NLRU_NUMA_NO_NODE, &b);
+	for (uint64_t off = 0; !r && (n = nlru_file_pread(a, buf, sizeof(buf), off)) > 0; off += (uint64_t)n)
+		if (nlru_file_pwrite(b, buf, (size_t)n, off) != n)
+			r = -EIO;
+	if (b && nlru_file_close(b) && !r)
+		r = -EIO;
+	if (a)
+		nlru_file_close(a);
+	/* The copy as the kernel sees it, against the source. */
+	int fs = open(src, O_RDONLY), fdst = open(dst, O_RDONLY);
+	while (!r && (n = read(fs, buf, sizeof(buf))) > 0)
+		if (read(fdst, back, (size_t)n) != n || memcmp(buf, back, (size_t)n))
+			r = -EIO;
+	close(fs);
+	close(fdst);
+	unlink(src);
+	unlink(dst);
+	rmdir(dir);
+	if (r == -EIO)
+		fprintf(stderr, "nlru-workload: the file copy through the page cache differs\n");
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	struct nlru_engine *eng;
@@ -139,6 +190,9 @@ int main(int argc, char **argv)
 	for (int nid = 0; nid < nlru_engine_nr_nodes(eng) && !r; nid++)
 		r = anon_workload(eng, nid,
 				  2 * (size_t)cfg.node_mib * 256 * (size_t)nlru_engine_nr_nodes(eng));
+	if (!r)
+		r = file_workload(eng, 2 * ((uint64_t)cfg.node_mib << 20) *
+					       (uint64_t)nlru_engine_nr_nodes(eng));
 	if (!r) {
 		printf("# /proc/vmstat\n");
 		r = nlru_vmstat_dump(eng, stdout);
