@@ -22,6 +22,8 @@
 
 #include <nodelru/nodelru.h>
 
+#include "bench_util.h"
+
 enum peer { PEER_NODELRU, PEER_JEMALLOC, PEER_MMAP, NR_PEERS };
 static const char *const peer_names[NR_PEERS] = {"nodelru", "jemalloc", "mmap"};
 
@@ -31,14 +33,6 @@ struct bench {
 	int samples;
 	long max_batch;
 };
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
 
 static int alloc_one(struct bench *b, enum peer peer, void **p)
 {
@@ -72,7 +66,7 @@ static void free_one(struct bench *b, enum peer peer, void *p)
 static double sample(struct bench *b, enum peer peer, long batch)
 {
 	long reps = batch >= 4096 ? 1 : 4096 / batch;
-	double t0 = now_ns();
+	double t0 = now_s();
 
 	for (long r = 0; r < reps; r++) {
 		for (long i = 0; i < batch; i++)
@@ -81,20 +75,7 @@ static double sample(struct bench *b, enum peer peer, long batch)
 		for (long i = 0; i < batch; i++)
 			free_one(b, peer, b->ptrs[i]);
 	}
-	return (now_ns() - t0) / (double)(reps * batch);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(double), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return (now_s() - t0) * 1e9 / (double)(reps * batch);
 }
 
 static int run(struct bench *b)

@@ -18,28 +18,9 @@
 #include <unistd.h>
 
 #include <nodelru/nodelru.h>
+
+#include "bench_util.h"
 #include <nodelru/vmstat.h>
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp);
-	return v[n / 2];
-}
 
 static int64_t stat(struct nlru_engine *eng, const char *name)
 {

@@ -100,12 +100,8 @@ static void release_slot(struct nlru_region *region, size_t i)
 	} else if ((v & SLOT_TAG_MASK) == SLOT_PAGE) {
 		struct page *page = slot_page(eng, v);
 
-		isolate_lru_page(eng, page);
 		mod_node_page_state(page_pgdat(eng, page), NLRU_NR_ANON_MAPPED, -1);
-		page->mapping = 0;
-		page->index = 0;
-		__atomic_store_n(&page->refcount, 0, __ATOMIC_RELEASE);
-		free_pages_trusted(eng, page, 0);
+		lru_release_page(eng, page);
 	}
 	region->slots[i] = 0;
 }

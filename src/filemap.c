@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "filemap.h"
+#include "inject.h"
 #include "lru.h"
 #include "page_alloc.h"
 #include "page_writeback.h"
@@ -46,24 +47,12 @@ struct nlru_file {
 	uint32_t ra_next; /* the page a sequential reader reads next */
 	int wb_err;       /* first writeback error not yet reported by fsync (errno) */
 	bool readable;
-	_Atomic int inject_err, inject_count; /* test hook: fail the next writes */
+	struct fault_injection inject; /* test hook: fail the next writes */
 };
 
 void filemap_inject_write_errors(struct nlru_file *file, int err, int count)
 {
-	atomic_store(&file->inject_err, err);
-	atomic_store(&file->inject_count, count);
-}
-
-/* A pending injected error, consumed by one write. */
-static int injected_error(struct nlru_file *file)
-{
-	int n = atomic_load(&file->inject_count);
-
-	while (n > 0)
-		if (atomic_compare_exchange_weak(&file->inject_count, &n, n - 1))
-			return atomic_load(&file->inject_err);
-	return 0;
+	fault_inject_set(&file->inject, err, count);
 }
 
 static uint64_t page_slot(const struct pglist_data *pgdat, uint32_t pfn)
@@ -192,7 +181,7 @@ static int write_run(struct nlru_file *file, struct page **run, int n, int *done
 	if (!k)
 		return 0;
 
-	err = injected_error(file);
+	err = fault_injected(&file->inject);
 	if (!err)
 		err = pwritev_all(file->fd, iov, k, (off_t)off);
 
@@ -642,12 +631,8 @@ static void truncate_cache(struct nlru_file *file)
 				continue;
 			}
 			page = slot_page(eng, values[i]);
-			isolate_lru_page(eng, page);
 			mod_node_page_state(page_pgdat(eng, page), NLRU_NR_FILE_PAGES, -1);
-			page->mapping = 0;
-			page->index = 0;
-			__atomic_store_n(&page->refcount, 0, __ATOMIC_RELEASE);
-			free_pages_trusted(eng, page, 0);
+			lru_release_page(eng, page);
 		}
 	} while (cursor);
 }

@@ -153,3 +153,12 @@ int isolate_lru_page(struct nlru_engine *eng, struct page *page)
 	spin_unlock(&pgdat->lru_lock);
 	return r;
 }
+
+void lru_release_page(struct nlru_engine *eng, struct page *page)
+{
+	isolate_lru_page(eng, page);
+	page->mapping = 0;
+	page->index = 0;
+	__atomic_store_n(&page->refcount, 0, __ATOMIC_RELEASE);
+	free_pages_trusted(eng, page, 0);
+}

@@ -70,4 +70,11 @@ void putback_lru_page(struct nlru_engine *eng, struct page *page);
  */
 int isolate_lru_page(struct nlru_engine *eng, struct page *page);
 
+/*
+ * lru_release_page(): the owner is done with an unpinned page (truncation, region teardown):
+ * off its LRU list, owner fields cleared, back to the allocator.  The caller excludes
+ * reclaim (owner table write-locked), so the page is on its list.
+ */
+void lru_release_page(struct nlru_engine *eng, struct page *page);
+
 #endif /* NODELRU_LRU_H */

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "inject.h"
 #include "swap.h"
 #include "vmstat.h"
 
@@ -23,7 +24,7 @@ struct swap_device {
 	uint64_t *map;        /* bit set: slot in use */
 	uint32_t cursor;      /* next-fit start */
 	_Atomic long nr_free;
-	_Atomic int inject_err, inject_count; /* test hook */
+	struct fault_injection inject; /* test hook */
 };
 
 static int open_swap_file(const char *path, const struct nlru_log *log, int *fd)
@@ -145,25 +146,13 @@ void swap_slot_free(struct swap_device *swap, uint32_t slot)
 
 void swap_inject_write_errors(struct swap_device *swap, int err, int count)
 {
-	atomic_store(&swap->inject_err, err);
-	atomic_store(&swap->inject_count, count);
-}
-
-/* A pending injected error, consumed by one write. */
-static int injected_error(struct swap_device *swap)
-{
-	int n = atomic_load(&swap->inject_count);
-
-	while (n > 0)
-		if (atomic_compare_exchange_weak(&swap->inject_count, &n, n - 1))
-			return atomic_load(&swap->inject_err);
-	return 0;
+	fault_inject_set(&swap->inject, err, count);
 }
 
 int swap_writepage(struct nlru_engine *eng, uint32_t slot, const void *data)
 {
 	struct swap_device *swap = eng->swap;
-	int err = injected_error(swap);
+	int err = fault_injected(&swap->inject);
 	ssize_t n;
 
 	if (!err) {
