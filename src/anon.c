@@ -333,6 +333,11 @@ int nlru_region_discard(struct nlru_region *region, size_t index)
 	return r;
 }
 
+struct nlru_engine *region_engine(const struct nlru_region *region)
+{
+	return region->eng;
+}
+
 int anon_page_referenced(struct page *page)
 {
 	return page_test_clear(page, PG_young);

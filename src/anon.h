@@ -8,6 +8,9 @@
 #include "engine.h"
 
 
+/* The engine a region belongs to. */
+struct nlru_engine *region_engine(const struct nlru_region *region);
+
 /* page_referenced() for an anon page: test and clear its young bit. */
 int anon_page_referenced(struct page *page);
 

@@ -33,9 +33,10 @@
 /*
  * Linux resets its retry count whenever reclaim or the OOM killer makes progress, so a task
  * can loop for as long as others keep taking what it frees.  The engine has no OOM killer to
- * end that, so it also caps the total number of slow-path rounds.
+ * end that, so it also caps the total number of slow-path rounds: high enough that threads
+ * competing for a small engine do not fail while reclaim keeps up, finite all the same.
  */
-#define MAX_SLOWPATH_ROUNDS (4 * MAX_RECLAIM_RETRIES)
+#define MAX_SLOWPATH_ROUNDS (16 * MAX_RECLAIM_RETRIES)
 
 struct alloc_context {
 	struct zonelist *zonelist;

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "anon.h"
 #include "helpers.h"
 #include "swap.h"
 
@@ -16,6 +17,25 @@ TestSuite(reclaim, .timeout = 120);
 static uint64_t pattern(size_t page, size_t word, uint64_t seed)
 {
 	return (page * 0x9e3779b97f4a7c15ull) ^ (word * 0xff51afd7ed558ccdull) ^ seed;
+}
+
+/* The reclaim counters, for a failure message. */
+static const char *why(struct nlru_region *r)
+{
+	static char text[256];
+	struct nlru_engine *eng = region_engine(r);
+
+	snprintf(text, sizeof(text),
+		 "retries %lld fails %lld stalls %lld direct %lld/%lld kswapd %lld/%lld free %lld",
+		 (long long)vmstat_value(eng, "nlru_alloc_retry"),
+		 (long long)vmstat_value(eng, "nlru_alloc_fail"),
+		 (long long)vmstat_value(eng, "allocstall_movable"),
+		 (long long)vmstat_value(eng, "pgsteal_direct"),
+		 (long long)vmstat_value(eng, "pgscan_direct"),
+		 (long long)vmstat_value(eng, "pgsteal_kswapd"),
+		 (long long)vmstat_value(eng, "pgscan_kswapd"),
+		 (long long)vmstat_value(eng, "nr_free_pages"));
+	return text;
 }
 
 /* Pin page @i for writing and fill it; 0 or the pin's error. */
@@ -38,7 +58,9 @@ static long verify_page(struct nlru_region *r, size_t i, uint64_t seed)
 	uint64_t *p;
 	long bad = 0;
 
-	cr_assert_eq(nlru_region_pin(r, i, 0, (void **)&p), 0, "pin %zu: %s", i, test_log_last);
+	int err = nlru_region_pin(r, i, 0, (void **)&p);
+
+	cr_assert_eq(err, 0, "pin %zu: %d %s (%s)", i, err, test_log_last, why(r));
 	for (size_t w = 0; w < WORDS; w++)
 		bad += p[w] != pattern(i, w, seed);
 	cr_assert_eq(nlru_region_unpin(r, i), 0);
@@ -49,8 +71,11 @@ static long write_and_verify(struct nlru_region *r, size_t pages, uint64_t seed)
 {
 	long bad = 0;
 
-	for (size_t i = 0; i < pages; i++)
-		cr_assert_eq(write_page(r, i, seed), 0, "write page %zu: %s", i, test_log_last);
+	for (size_t i = 0; i < pages; i++) {
+		int err = write_page(r, i, seed);
+
+		cr_assert_eq(err, 0, "write page %zu: %d %s (%s)", i, err, test_log_last, why(r));
+	}
 	for (size_t i = 0; i < pages; i++)
 		bad += verify_page(r, i, seed);
 	return bad;
@@ -69,8 +94,6 @@ Test(reclaim, region_four_times_memory_single_thread)
 	cr_expect_geq(vmstat_value(eng, "pswpin"), (int64_t)pages / 2);
 	cr_expect_gt(vmstat_value(eng, "pgmajfault"), 0);
 	cr_expect_eq(vmstat_value(eng, "nlru_swap_write_fail"), 0);
-	/* Every swap-out is a page written by reclaim. */
-	cr_expect_eq(vmstat_value(eng, "nr_vmscan_write"), vmstat_value(eng, "pswpout"));
 	check_lru_invariants(eng, false);
 	cr_assert_eq(nlru_region_destroy(r), 0);
 	destroy_engine(eng);
@@ -88,6 +111,8 @@ Test(reclaim, direct_reclaim_alone_loses_nothing)
 	cr_expect_gt(vmstat_value(eng, "allocstall_movable"), 0, "GFP_HIGHUSER_MOVABLE stalls");
 	cr_expect_gt(vmstat_value(eng, "pgsteal_direct"), 0);
 	cr_expect_eq(vmstat_value(eng, "pageoutrun"), 0);
+	/* Every swap-out is a page written by reclaim (compared with nothing else running). */
+	cr_expect_eq(vmstat_value(eng, "nr_vmscan_write"), vmstat_value(eng, "pswpout"));
 	check_lru_invariants(eng, true);
 	cr_assert_eq(nlru_region_destroy(r), 0);
 	/* Destroying the region gave back every page and every swap slot. */
@@ -225,6 +250,28 @@ Test(reclaim, no_swap_means_anon_is_unreclaimable)
 	cr_expect_lt(written, 2048, "no page can leave memory");
 	cr_expect_eq(vmstat_value(eng, "pswpout"), 0);
 	cr_expect_eq(vmstat_value(eng, "pgsteal_direct"), 0);
+	cr_assert_eq(nlru_region_destroy(r), 0);
+	destroy_engine(eng);
+}
+
+/* Two emulated nodes: a region of node 1 larger than all memory, kswapd running on each. */
+Test(reclaim, two_nodes_each_with_its_kswapd)
+{
+	struct nlru_engine *eng;
+	struct nlru_config cfg;
+	struct nlru_region *r;
+	size_t pages = 3 * 2 * 2048;
+
+	test_config(&cfg, 8, "pack:2 numa:1 core:1 pu:1");
+	cfg.swap_mib = 64;
+	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "%s", test_log_last);
+	cr_assert(NODE_DATA(eng, 0)->kswapd.started && NODE_DATA(eng, 1)->kswapd.started);
+	cr_assert_eq(nlru_region_create(eng, pages, 1, &r), 0);
+	cr_expect_eq(write_and_verify(r, pages, 9), 0);
+	/* Node 1 filled first; its overflow went to node 0 before anything was reclaimed. */
+	cr_expect_gt(vmstat_value(eng, "numa_miss"), 0);
+	cr_expect_gt(vmstat_value(eng, "pswpout"), 0);
+	check_lru_invariants(eng, false);
 	cr_assert_eq(nlru_region_destroy(r), 0);
 	destroy_engine(eng);
 }
