@@ -1,0 +1,29 @@
+#!/bin/sh
+# Install the build into a scratch prefix, then build and run tests/abi/embed.c against it with
+# nothing but pkg-config.  Usage: install.sh BUILD_DIR SOURCE_DIR
+set -eu
+build=$1
+src=$2
+option() {
+	meson introspect "$build" --buildoptions | python3 -c '
+import json, sys
+print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == sys.argv[1]))' "$1"
+}
+# A sanitizer build's library needs its runtime loaded first: not for a plain program.
+if [ "$(option b_sanitize)" != none ]; then
+	echo "install.sh: skipped in a sanitizer build"
+	exit 77
+fi
+dest=$(mktemp -d /tmp/nlru-install-XXXXXX)
+trap 'rm -rf "$dest"' EXIT
+meson install -C "$build" --destdir "$dest" --quiet >/dev/null
+prefix=$(option prefix)
+libdir=$(option libdir)
+root=$dest$prefix
+export PKG_CONFIG_PATH=$root/$libdir/pkgconfig
+export PKG_CONFIG_SYSROOT_DIR=$dest
+test -f "$root/include/nodelru/nodelru.h"
+test -f "$root/share/doc/nodelru/design.md"
+# shellcheck disable=SC2046 # pkg-config output is a list of flags
+cc -std=gnu11 -o "$dest/embed" "$src/tests/abi/embed.c" $(pkg-config --cflags --libs nodelru)
+LD_LIBRARY_PATH=$root/$libdir "$dest/embed"
