@@ -110,7 +110,7 @@
 	GLOBAL(UNEVICTABLE_PGMUNLOCKED, "unevictable_pgs_munlocked", "pages munlocked")            \
 	GLOBAL(UNEVICTABLE_PGCLEARED, "unevictable_pgs_cleared", "mlocked pages freed")            \
 	GLOBAL(UNEVICTABLE_PGSTRANDED, "unevictable_pgs_stranded", "mlocked pages that could not be munlocked") \
-	GLOBAL(KSWAPD_WAKEUP, "nlru_kswapd_wakeup", "kswapd wake requests from the allocator slow path") \
+	GLOBAL(KSWAPD_WAKEUP, "nlru_kswapd_wakeup", "wakeups of a sleeping or napping kswapd") \
 	GLOBAL(DIRECT_RECLAIM, "nlru_direct_reclaim", "direct reclaim attempts by the allocator slow path") \
 	GLOBAL(ALLOC_RETRY, "nlru_alloc_retry", "slow path retries after reclaim")           \
 	GLOBAL(ALLOC_FAIL, "nlru_alloc_fail", "allocations that failed with -ENOMEM")         \

@@ -17,7 +17,7 @@ Test(names, engine_counters_take_help_from_vmstat_items)
 	cr_expect_eq(ni.kind, VM_EVENT);
 	cr_expect_eq(ni.group, G_RECLAIM);
 	names_lookup("nlru_kswapd_wakeup", &ni);
-	cr_expect_str_eq(ni.help, "kswapd wake requests from the allocator slow path");
+	cr_expect_str_eq(ni.help, "wakeups of a sleeping or napping kswapd");
 	cr_expect_eq(ni.group, G_ENGINE);
 	names_lookup("nr_inactive_file", &ni);
 	cr_expect_eq(ni.kind, VM_STATE);
