@@ -138,9 +138,12 @@ static void end_page_writeback(struct nlru_file *file, struct page *page, int er
 	mod_node_page_state(pgdat, NLRU_NR_WRITEBACK, -1);
 	mod_zone_page_state(page_zone(pgdat, page), NLRU_NR_ZONE_WRITE_PENDING, -1);
 	if (err) {
-		/* Keep the data: dirty again, and the error waits for fsync or close. */
-		page_set(page, PG_dirty);
-		account_dirtied(file->eng, page, 1);
+		/* Keep the data: dirty again (unless a writer got there first), not counted as
+		 * newly dirtied (account_page_redirty); the error waits for fsync or close. */
+		if (!page_test(page, PG_dirty)) {
+			set_page_dirty(file->eng, page);
+			mod_node_page_state(pgdat, NLRU_NR_DIRTIED, -1);
+		}
 		if (!file->wb_err)
 			file->wb_err = err;
 	} else {
