@@ -345,6 +345,9 @@ Test(filemap, injected_writeback_errors_are_reported_once)
 	cr_expect_eq(nlru_file_fsync(f), -ENOSPC, "the next fsync sees the next error");
 	cr_expect_eq(nlru_file_fsync(f), 0, "and then none: each error is reported once");
 	cr_expect_eq(vmstat_value(eng, "nr_dirty"), 0);
+	/* Redirtied pages are not newly dirtied: 20 pages dirtied, 20 written in the end. */
+	cr_expect_eq(vmstat_value(eng, "nr_dirtied"), 20);
+	cr_expect_eq(vmstat_value(eng, "nr_written"), 20);
 	cr_assert_eq(nlru_file_close(f), 0);
 	int fd = open(path_of("inj"), O_RDONLY);
 	for (int i = 0; i < 20; i++) {
