@@ -257,6 +257,26 @@ static bool should_reclaim_retry(struct nlru_engine *eng, unsigned int order,
 	return false;
 }
 
+/*
+ * __alloc_pages_may_oom()'s place: 4.8 would kill a task to make progress.  The engine
+ * reclaims once more without the "unreclaimable" heuristic (the conditions under which 4.8
+ * does not OOM-kill are kept: costly orders, requests below Normal, NORETRY).  True if that
+ * freed anything, so the caller may retry.
+ */
+static bool may_oom_reclaim(struct nlru_engine *eng, unsigned int gfp, unsigned int order,
+			    const struct alloc_context *ac)
+{
+	unsigned long progress;
+
+	if (order > PAGE_ALLOC_COSTLY_ORDER || ac->high_zoneidx < ZONE_NORMAL ||
+	    (gfp & (NLRU_GFP_NORETRY | NLRU_GFP_THISNODE)))
+		return false;
+	current_flags |= PF_MEMALLOC;
+	progress = try_to_free_pages_oom(eng, ac->zonelist, order, gfp, ac->high_zoneidx);
+	current_flags &= ~PF_MEMALLOC;
+	return progress > 0;
+}
+
 /* __alloc_pages_slowpath(), Linux 4.8 order, without compaction and the OOM killer. */
 static __cold_noinline struct page *alloc_pages_slowpath(struct nlru_engine *eng, unsigned int gfp,
 					 unsigned int order, const struct alloc_context *ac)
@@ -289,9 +309,13 @@ static __cold_noinline struct page *alloc_pages_slowpath(struct nlru_engine *eng
 		if (page || (gfp & NLRU_GFP_NORETRY) || order > PAGE_ALLOC_COSTLY_ORDER)
 			break;
 		no_progress_loops = progress ? 0 : no_progress_loops + 1;
-		if (!should_reclaim_retry(eng, order, ac, alloc_flags, progress > 0,
-					  no_progress_loops))
+		if (should_reclaim_retry(eng, order, ac, alloc_flags, progress > 0,
+					 no_progress_loops))
+			continue;
+		/* Where 4.8 would OOM-kill: reclaim once more, heuristics off; fail if in vain. */
+		if (!may_oom_reclaim(eng, gfp, order, ac))
 			break;
+		no_progress_loops = 0;
 	}
 	return page;
 }

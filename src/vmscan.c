@@ -686,7 +686,8 @@ static void shrink_zones(struct nlru_engine *eng, struct zonelist *zonelist,
 
 	for_next_zone_zonelist(zone, z, sc->reclaim_idx) {
 		/* An unreclaimable node is kswapd's to poll, not ours to rescan. */
-		if (sc->priority != DEF_PRIORITY && !pgdat_reclaimable(eng, zone->zone_pgdat))
+		if (sc->priority != DEF_PRIORITY && !sc->ignore_unreclaimable &&
+		    !pgdat_reclaimable(eng, zone->zone_pgdat))
 			continue;
 		if (zone->zone_pgdat == last_pgdat)
 			continue;
@@ -715,8 +716,9 @@ static unsigned long do_try_to_free_pages(struct nlru_engine *eng, struct zoneli
 	return sc->nr_reclaimed;
 }
 
-unsigned long try_to_free_pages(struct nlru_engine *eng, struct zonelist *zonelist,
-				unsigned int order, unsigned int gfp, int high_zoneidx)
+static unsigned long direct_reclaim(struct nlru_engine *eng, struct zonelist *zonelist,
+				    unsigned int order, unsigned int gfp, int high_zoneidx,
+				    bool ignore_unreclaimable)
 {
 	struct scan_control sc = {
 		.nr_to_reclaim = SWAP_CLUSTER_MAX,
@@ -727,8 +729,22 @@ unsigned long try_to_free_pages(struct nlru_engine *eng, struct zonelist *zoneli
 		.may_writepage = 1,
 		.may_unmap = 1,
 		.may_swap = 1,
+		.ignore_unreclaimable = ignore_unreclaimable,
 	};
 
-	count_vm_event(eng, NLRU_DIRECT_RECLAIM);
 	return do_try_to_free_pages(eng, zonelist, &sc);
+}
+
+unsigned long try_to_free_pages(struct nlru_engine *eng, struct zonelist *zonelist,
+				unsigned int order, unsigned int gfp, int high_zoneidx)
+{
+	count_vm_event(eng, NLRU_DIRECT_RECLAIM);
+	return direct_reclaim(eng, zonelist, order, gfp, high_zoneidx, false);
+}
+
+unsigned long try_to_free_pages_oom(struct nlru_engine *eng, struct zonelist *zonelist,
+				    unsigned int order, unsigned int gfp, int high_zoneidx)
+{
+	count_vm_event(eng, NLRU_OOM_RECLAIM);
+	return direct_reclaim(eng, zonelist, order, gfp, high_zoneidx, true);
 }

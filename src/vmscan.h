@@ -32,6 +32,7 @@ struct scan_control {
 	unsigned int may_writepage : 1;
 	unsigned int may_unmap : 1;
 	unsigned int may_swap : 1;
+	unsigned int ignore_unreclaimable : 1; /* the engine's stand-in for the OOM killer */
 	unsigned long nr_scanned;   /* inactive pages looked at (mapped ones count twice) */
 	unsigned long nr_reclaimed; /* pages freed */
 };
@@ -48,6 +49,15 @@ void age_active_anon(struct nlru_engine *eng, struct pglist_data *pgdat, struct 
  */
 unsigned long try_to_free_pages(struct nlru_engine *eng, struct zonelist *zonelist,
 				unsigned int order, unsigned int gfp, int high_zoneidx);
+
+/*
+ * The engine's answer where Linux 4.8 would call the OOM killer: one more direct reclaim
+ * that ignores the "unreclaimable" heuristic (NR_PAGES_SCANNED), which in 4.8 can give up
+ * on a node whose pages were all recently used.  Returns the pages reclaimed; 0 means the
+ * allocation really cannot be satisfied.
+ */
+unsigned long try_to_free_pages_oom(struct nlru_engine *eng, struct zonelist *zonelist,
+				    unsigned int order, unsigned int gfp, int high_zoneidx);
 
 /*
  * zone_reclaimable_pages(): what reclaim could free in @zone, for should_reclaim_retry().

@@ -114,6 +114,7 @@
 	GLOBAL(DIRECT_RECLAIM, "nlru_direct_reclaim", "direct reclaim attempts by the allocator slow path") \
 	GLOBAL(ALLOC_RETRY, "nlru_alloc_retry", "slow path retries after reclaim")           \
 	GLOBAL(ALLOC_FAIL, "nlru_alloc_fail", "allocations that failed with -ENOMEM")         \
+	GLOBAL(OOM_RECLAIM, "nlru_oom_reclaim", "last reclaim attempts where Linux would OOM-kill") \
 	GLOBAL(BAD_FREE, "nlru_bad_free", "frees refused: double, foreign or wrong order")    \
 	GLOBAL(PCP_DRAIN, "nlru_pcp_drain", "per-CPU list drains")                            \
 	GLOBAL(MEMBIND_FALLBACK, "nlru_membind_fallback", "node mappings left unbound because binding was refused") \

@@ -9,6 +9,8 @@
 #include "anon.h"
 #include "helpers.h"
 #include "swap.h"
+#include "vmscan.h"
+#include "vmstat.h"
 
 TestSuite(reclaim, .timeout = 120);
 
@@ -272,6 +274,37 @@ Test(reclaim, two_nodes_each_with_its_kswapd)
 	cr_expect_gt(vmstat_value(eng, "numa_miss"), 0);
 	cr_expect_gt(vmstat_value(eng, "pswpout"), 0);
 	check_lru_invariants(eng, false);
+	cr_assert_eq(nlru_region_destroy(r), 0);
+	destroy_engine(eng);
+}
+
+/*
+ * 4.8's "unreclaimable" heuristic can write a node off while it still has pages to give
+ * back.  Where Linux would then OOM-kill, the engine reclaims once more without it.
+ */
+Test(reclaim, a_node_wrongly_written_off_is_reclaimed_before_enomem)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 48, false);
+	struct pglist_data *pgdat = NODE_DATA(eng, 0);
+	struct nlru_region *r;
+	size_t i = 0;
+	void *p;
+
+	cr_assert_eq(nlru_region_create(eng, 4096, 0, &r), 0);
+	while (vmstat_value(eng, "allocstall_movable") == 0) {
+		cr_assert_eq(nlru_region_pin(r, i, NLRU_PIN_WRITE, &p), 0);
+		cr_assert_eq(nlru_region_unpin(r, i++), 0);
+	}
+	/* As if reclaim had scanned everything many times over and freed nothing. */
+	mod_node_page_state(pgdat, NLRU_NR_PAGES_SCANNED, 1000000);
+	cr_assert_not(pgdat_reclaimable(eng, pgdat));
+	for (size_t k = 0; k < 64; k++, i++) {
+		cr_assert_eq(nlru_region_pin(r, i, NLRU_PIN_WRITE, &p), 0, "pin %zu: %s", i,
+			     test_log_last);
+		cr_assert_eq(nlru_region_unpin(r, i), 0);
+	}
+	cr_expect_gt(vmstat_value(eng, "nlru_oom_reclaim"), 0, "the last resort ran");
+	cr_expect_eq(vmstat_value(eng, "nlru_alloc_fail"), 0);
 	cr_assert_eq(nlru_region_destroy(r), 0);
 	destroy_engine(eng);
 }
