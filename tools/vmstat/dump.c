@@ -272,18 +272,14 @@ static int parse_one(struct vm_dump *d, const char *s, size_t len, unsigned int 
 int dump_parse(struct vm_dump *d, const char *buf, size_t len, const struct vm_diag *diag)
 {
 	unsigned int line = 0;
-	size_t pos = 0;
+	size_t pos = 0, n;
+	const char *s;
 
-	while (pos < len) {
-		const char *nl = memchr(buf + pos, '\n', len - pos);
-		size_t end = nl ? (size_t)(nl - buf) : len;
-		int err;
+	while ((s = input_next_line(buf, len, &pos, &n))) {
+		int err = parse_one(d, s, n, ++line, diag);
 
-		line++;
-		err = parse_one(d, buf + pos, end - pos, line, diag);
 		if (err)
 			return err;
-		pos = end + 1;
 	}
 	return 0;
 }

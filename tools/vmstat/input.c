@@ -121,3 +121,16 @@ const char *input_strerror(int err)
 		return strerror(-err);
 	}
 }
+
+const char *input_next_line(const char *buf, size_t len, size_t *pos, size_t *line_len)
+{
+	const char *start = buf + *pos;
+	const char *nl;
+
+	if (*pos >= len)
+		return NULL;
+	nl = memchr(start, '\n', len - *pos);
+	*line_len = nl ? (size_t)(nl - start) : len - *pos;
+	*pos += *line_len + 1;
+	return start;
+}

@@ -21,6 +21,13 @@ int input_read(const char *path, char **buf, size_t *len);
 /* input_is_binary - the binary-file test of input_read, on a buffer. */
 int input_is_binary(const char *buf, size_t len);
 
+/*
+ * input_next_line - the line of @buf that starts at *@pos, its length without the newline in
+ * *@line_len, and *@pos moved past it; NULL once *@pos reaches @len.  A last line without a
+ * newline is still a line.
+ */
+const char *input_next_line(const char *buf, size_t len, size_t *pos, size_t *line_len);
+
 /* input_strerror - a message for the codes above ("is a directory", "empty file", ...). */
 const char *input_strerror(int err);
 

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input.h"
+
 enum mm_section { MM_OTHER, MM_BEFORE, MM_AFTER, MM_DONE };
 
 struct mm_parser {
@@ -122,20 +124,18 @@ int mmtests_extract(const char *buf, size_t len, const char *path, struct vm_dum
 		    struct vm_dump *after, double *elapsed, const struct vm_diag *diag)
 {
 	struct mm_parser p = {before, after, elapsed, diag, path, MM_OTHER, 0, 0};
-	size_t pos = 0;
+	size_t pos = 0, n;
+	const char *s;
 
 	*elapsed = NAN;
-	while (pos < len) {
-		const char *nl = memchr(buf + pos, '\n', len - pos);
-		size_t end = nl ? (size_t)(nl - buf) : len;
+	while ((s = input_next_line(buf, len, &pos, &n))) {
 		int err = 0;
 
 		p.line++;
-		if (!marker(&p, buf + pos, end - pos) && (p.sec == MM_BEFORE || p.sec == MM_AFTER))
-			err = counter_line(&p, buf + pos, end - pos);
+		if (!marker(&p, s, n) && (p.sec == MM_BEFORE || p.sec == MM_AFTER))
+			err = counter_line(&p, s, n);
 		if (err)
 			return err;
-		pos = end + 1;
 	}
 	return before->nr && after->nr ? 0 : -EBADMSG;
 }

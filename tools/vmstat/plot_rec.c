@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input.h"
 #include "names.h"
 #include "plot.h"
 #include "watch.h"
@@ -134,17 +135,12 @@ int plot_rec_parse(struct plot_rec *r, const char *buf, size_t len, const char *
 		   const struct vm_diag *diag)
 {
 	unsigned int line = 0;
-	size_t pos = 0;
+	size_t pos = 0, n;
+	const char *s;
 	int err = dump_init(&r->names, NULL);
 
-	while (!err && pos < len) {
-		const char *nl = memchr(buf + pos, '\n', len - pos);
-		size_t end = nl ? (size_t)(nl - buf) : len;
-
-		line++;
-		err = parse_row(r, buf + pos, end - pos, path, line, diag);
-		pos = end + 1;
-	}
+	while (!err && (s = input_next_line(buf, len, &pos, &n)))
+		err = parse_row(r, s, n, path, ++line, diag);
 	if (!err && r->nr_samples == 0)
 		err = -EBADMSG;
 	return err;

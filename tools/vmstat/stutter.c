@@ -94,18 +94,14 @@ int stutter_parse(struct stutter_samples *s, const char *buf, size_t len, const 
 		  const struct vm_diag *diag)
 {
 	unsigned int line = 0;
-	size_t pos = 0;
+	size_t pos = 0, n;
+	const char *p;
 
-	while (pos < len) {
-		const char *nl = memchr(buf + pos, '\n', len - pos);
-		size_t end = nl ? (size_t)(nl - buf) : len;
-		int err;
+	while ((p = input_next_line(buf, len, &pos, &n))) {
+		int err = parse_one(s, p, n, path, ++line, diag);
 
-		line++;
-		err = parse_one(s, buf + pos, end - pos, path, line, diag);
 		if (err)
 			return err;
-		pos = end + 1;
 	}
 	return 0;
 }

@@ -266,18 +266,16 @@ static int one_line(struct zi_parser *p, const char *s, size_t len)
 int zoneinfo_parse(struct zoneinfo *zi, const char *buf, size_t len, const struct vm_diag *diag)
 {
 	struct zi_parser p = {zi, diag, ZS_NONE, 0};
-	size_t pos = 0;
+	size_t pos = 0, n;
+	const char *s;
 
-	while (pos < len) {
-		const char *nl = memchr(buf + pos, '\n', len - pos);
-		size_t end = nl ? (size_t)(nl - buf) : len;
+	while ((s = input_next_line(buf, len, &pos, &n))) {
 		int err;
 
 		p.line++;
-		err = one_line(&p, buf + pos, end - pos);
+		err = one_line(&p, s, n);
 		if (err)
 			return err;
-		pos = end + 1;
 	}
 	return 0;
 }
