@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "engine.h"
 
@@ -52,14 +53,32 @@ static void env_name(const char *name, char *buf, size_t len)
 	buf[i] = '\0';
 }
 
-/* A whole decimal (or 0x hex) number within [min, max]. */
-static int parse_long(const char *text, long min, long max, long *out)
+/* Words some tunables accept in place of their numbers: NLRU_MODE=zone reads better than 1. */
+static const struct {
+	const char *tunable, *word;
+	long value;
+} tunable_words[] = {
+	{"mode", "node", NLRU_MODE_NODE},
+	{"mode", "zone", NLRU_MODE_ZONE},
+	{"mode", "4.8", NLRU_MODE_NODE},
+	{"mode", "4.7", NLRU_MODE_ZONE},
+};
+
+/* A whole decimal (or 0x hex) number within [min, max], or one of @name's words. */
+static int parse_value(const char *name, const char *text, long min, long max, long *out)
 {
 	char *end;
 	long v;
 
 	if (!text || !*text)
 		return -EINVAL;
+	for (size_t i = 0; i < ARRAY_SIZE(tunable_words); i++) {
+		if (strcmp(tunable_words[i].tunable, name) == 0 &&
+		    strcasecmp(tunable_words[i].word, text) == 0) {
+			*out = tunable_words[i].value;
+			return 0;
+		}
+	}
 	errno = 0;
 	v = strtol(text, &end, 0);
 	if (errno || *end || v < min || v > max)
@@ -97,7 +116,7 @@ int nlru_config_init(struct nlru_config *cfg)
 
 		*tunable_field(cfg, t) = t->def;
 		env_name(t->name, env, sizeof(env));
-		if (parse_long(getenv(env), t->min, t->max, &v) == 0)
+		if (parse_value(t->name, getenv(env), t->min, t->max, &v) == 0)
 			*tunable_field(cfg, t) = v;
 	}
 	topology = getenv(ENV_PREFIX "TOPOLOGY");
@@ -131,7 +150,7 @@ int nlru_config_set(struct nlru_config *cfg, const char *name, const char *value
 		log_err(&log, "config: no tunable is called \"%s\"", name);
 		return -ENOENT;
 	}
-	if (parse_long(value, t->min, t->max, &v)) {
+	if (parse_value(name, value, t->min, t->max, &v)) {
 		log_err(&log, "config: %s=\"%s\" is not a number in [%ld, %ld]", name,
 			value ? value : "", t->min, t->max);
 		return -EINVAL;

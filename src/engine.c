@@ -318,6 +318,11 @@ int nlru_engine_destroy(struct nlru_engine *eng)
 	return 0;
 }
 
+enum nlru_mode nlru_engine_mode(const struct nlru_engine *eng)
+{
+	return eng ? (enum nlru_mode)eng->cfg.mode : NLRU_MODE_NODE;
+}
+
 int nlru_engine_nr_nodes(const struct nlru_engine *eng)
 {
 	return eng ? eng->nr_nodes : -EINVAL;

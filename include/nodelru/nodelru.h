@@ -82,6 +82,14 @@ enum nlru_zone_type {
 #define NLRU_GFP_USER (NLRU_GFP_KERNEL | NLRU_GFP_HARDWALL)
 #define NLRU_GFP_HIGHUSER_MOVABLE (NLRU_GFP_USER | NLRU_GFP_HIGHMEM | NLRU_GFP_MOVABLE)
 
+/*
+ * Reclaim modes, the value of the "mode" tunable (NLRU_MODE=node|zone).  Node mode is Linux 4.8:
+ * LRU lists per node, no fair zone allocation policy, kswapd done once any eligible zone is
+ * balanced.  Zone mode is Linux 4.7: LRU lists per zone, the fair zone allocation policy, and
+ * kswapd balancing every zone up to the highest unbalanced one.  Both run in one process.
+ */
+enum nlru_mode { NLRU_MODE_NODE = 0, NLRU_MODE_ZONE = 1 };
+
 enum nlru_log_level { NLRU_LOG_ERROR, NLRU_LOG_WARN, NLRU_LOG_INFO, NLRU_LOG_DEBUG };
 
 /*
@@ -170,6 +178,9 @@ NLRU_API int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engin
  * NULL is accepted and returns 0.  No other call on @eng may run concurrently or follow.
  */
 NLRU_API int nlru_engine_destroy(struct nlru_engine *eng);
+
+/* The reclaim mode the engine runs in (NLRU_MODE_NODE or NLRU_MODE_ZONE). */
+NLRU_API enum nlru_mode nlru_engine_mode(const struct nlru_engine *eng);
 
 /* Number of NUMA nodes of the engine (node ids are 0 .. n-1). */
 NLRU_API int nlru_engine_nr_nodes(const struct nlru_engine *eng);

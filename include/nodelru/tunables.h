@@ -25,6 +25,7 @@
 	X(swap_mib, -1, -1, 1L << 24, "swap file size, MiB; -1: twice the engine's memory, 0: no swap") \
 	X(swappiness, 60, 0, 100, "vm.swappiness: reclaim's preference for anon (high) or file (low) pages") \
 	X(kswapd, 1, 0, 1, "run a kswapd thread per node; 0 leaves balancing to kswapd_run_once() and direct reclaim") \
-	X(kswapd_nap_ms, 100, 1, 10000, "kswapd's short nap before a full sleep (HZ/10 in Linux), ms")
+	X(kswapd_nap_ms, 100, 1, 10000, "kswapd's short nap before a full sleep (HZ/10 in Linux), ms") \
+	X(mode, 0, 0, 1, "reclaim mode: node (0, Linux 4.8 node-based LRU) or zone (1, Linux 4.7 zone-based LRU)")
 
 #endif /* NODELRU_TUNABLES_H */

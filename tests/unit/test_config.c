@@ -80,6 +80,34 @@ Test(config, set_by_name)
 	cr_expect_str_eq(cfg.topology, "pack:4 numa:1 pu:1");
 }
 
+/* The mode takes words as well as numbers, from the environment and by name. */
+Test(config, mode_accepts_node_and_zone)
+{
+	struct nlru_config cfg;
+	struct nlru_engine *eng;
+
+	setenv("NLRU_MODE", "zone", 1);
+	nlru_config_init(&cfg);
+	unsetenv("NLRU_MODE");
+	cr_expect_eq(cfg.mode, NLRU_MODE_ZONE);
+	cr_expect_eq(nlru_config_set(&cfg, "mode", "node"), 0);
+	cr_expect_eq(cfg.mode, NLRU_MODE_NODE);
+	cr_expect_eq(nlru_config_set(&cfg, "mode", "4.7"), 0);
+	cr_expect_eq(cfg.mode, NLRU_MODE_ZONE);
+	cr_expect_eq(nlru_config_set(&cfg, "mode", "ZONE"), 0);
+	cr_expect_eq(nlru_config_set(&cfg, "mode", "1"), 0);
+	cr_expect_eq(nlru_config_set(&cfg, "mode", "node-ish"), -EINVAL);
+	cr_expect_eq(nlru_config_set(&cfg, "mode", "2"), -EINVAL);
+	cr_expect_eq(nlru_config_set(&cfg, "node_mib", "zone"), -EINVAL, "words belong to one tunable");
+	cr_expect_eq(cfg.mode, NLRU_MODE_ZONE);
+	test_config(&cfg, 8, NULL);
+	cfg.mode = NLRU_MODE_ZONE;
+	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "%s", test_log_last);
+	cr_expect_eq(nlru_engine_mode(eng), NLRU_MODE_ZONE);
+	destroy_engine(eng);
+	cr_expect_eq(nlru_engine_mode(NULL), NLRU_MODE_NODE);
+}
+
 /* A program built against an older, shorter struct: fields past its size keep defaults. */
 Test(config, shorter_struct_gets_defaults_for_the_rest)
 {
