@@ -100,7 +100,7 @@ static void release_slot(struct nlru_region *region, size_t i)
 	} else if ((v & SLOT_TAG_MASK) == SLOT_PAGE) {
 		struct page *page = slot_page(eng, v);
 
-		mod_node_page_state(page_pgdat(eng, page), NLRU_NR_ANON_MAPPED, -1);
+		mod_page_node_state(page_pgdat(eng, page), page, NLRU_NR_ANON_MAPPED, -1);
 		lru_release_page(eng, page);
 	}
 	region->slots[i] = 0;
@@ -187,7 +187,7 @@ static bool fault_install(struct nlru_region *region, size_t index, uint64_t v,
 	__atomic_store_n(&page->refcount, 2, __ATOMIC_RELEASE); /* the mapping and the pin */
 	region->slots[index] = make_page_slot(page, page_to_pfn(pgdat, page));
 	region->pinned++;
-	mod_node_page_state(pgdat, NLRU_NR_ANON_MAPPED, 1);
+	mod_page_node_state(pgdat, page, NLRU_NR_ANON_MAPPED, 1);
 	if ((v & SLOT_TAG_MASK) == SLOT_SWAP) {
 		swap_slot_free(eng->swap, (uint32_t)(v >> 2));
 		count_vm_event(eng, NLRU_PGMAJFAULT);
@@ -354,7 +354,7 @@ static void swapped_out(struct nlru_region *region, struct page *page, uint32_t 
 	page_clear(page, PG_swapbacked);
 	page->mapping = 0;
 	page->index = 0;
-	mod_node_page_state(page_pgdat(eng, page), NLRU_NR_ANON_MAPPED, -1);
+	mod_page_node_state(page_pgdat(eng, page), page, NLRU_NR_ANON_MAPPED, -1);
 	/* Drop the mapping's and reclaim's references: the caller frees the page. */
 	__atomic_store_n(&page->refcount, 0, __ATOMIC_RELEASE);
 }
@@ -395,6 +395,6 @@ enum anon_pageout_result anon_pageout(struct nlru_engine *eng, struct page *page
 	swapped_out(region, page, slot);
 	spin_unlock(&region->lock);
 	/* pageout() counts every page reclaim writes, anon or file: mmtests' "Page writes". */
-	mod_node_page_state(page_pgdat(eng, page), NLRU_NR_VMSCAN_WRITE, 1);
+	mod_page_node_state(page_pgdat(eng, page), page, NLRU_NR_VMSCAN_WRITE, 1);
 	return ANON_SWAPPED;
 }

@@ -48,10 +48,23 @@ static void zone_layout(const struct nlru_engine *eng, int nid, uint32_t pages,
 	size[ZONE_NORMAL] = pages - size[ZONE_DMA] - size[ZONE_DMA32] - size[ZONE_MOVABLE];
 }
 
-static void zone_init(struct pglist_data *pgdat, int zid, uint32_t start, uint32_t pages)
+static void lruvec_init(struct lruvec *lruvec, struct pglist_data *pgdat, struct zone *zone)
+{
+	spin_lock_init(&lruvec->lru_lock);
+	for (int lru = 0; lru < NR_LRU_LISTS; lru++)
+		pfnlist_init(&lruvec->lists[lru]);
+	lruvec->pgdat = pgdat;
+	lruvec->zone = zone;
+}
+
+static void zone_init(const struct nlru_engine *eng, struct pglist_data *pgdat, int zid,
+		      uint32_t start, uint32_t pages)
 {
 	struct zone *zone = &pgdat->node_zones[zid];
 
+	/* The one place the modes' LRU placement is decided: the zone's lists or the node's. */
+	lruvec_init(&zone->lruvec, pgdat, zone);
+	zone->page_lruvec = eng->cfg.mode == NLRU_MODE_ZONE ? &zone->lruvec : &pgdat->lruvec;
 	zone->zone_pgdat = pgdat;
 	zone->node = pgdat->node_id;
 	zone->zone_idx = zid;
@@ -103,9 +116,7 @@ static int node_init(struct nlru_engine *eng, int nid, uint64_t start_pfn)
 	pgdat->node_id = nid;
 	pgdat->node_start_pfn = start_pfn;
 	pgdat->node_present_pages = pages;
-	spin_lock_init(&pgdat->lru_lock);
-	for (int lru = 0; lru < NR_LRU_LISTS; lru++)
-		pfnlist_init(&pgdat->lruvec.lists[lru]);
+	lruvec_init(&pgdat->lruvec, pgdat, NULL);
 	kswapd_state_init(&pgdat->kswapd);
 	if (os_map(node_mem_bytes(pgdat), &mem) == 0)
 		pgdat->mem = mem;
@@ -120,9 +131,10 @@ static int node_init(struct nlru_engine *eng, int nid, uint64_t start_pfn)
 		os_prefault(pgdat->mem, node_mem_bytes(pgdat));
 	zone_layout(eng, nid, pages, size);
 	for (int zid = 0; zid < MAX_NR_ZONES; zid++) {
-		zone_init(pgdat, zid, start, size[zid]);
+		zone_init(eng, pgdat, zid, start, size[zid]);
 		start += size[zid];
 	}
+	atomic_init(&pgdat->kswapd.classzone_idx, eng->mode->kswapd_classzone_reset(pgdat));
 	return 0;
 }
 
@@ -198,6 +210,7 @@ static int engine_zones(struct nlru_engine *eng)
 			r = zone_pcp_init(eng, zone);
 			if (r)
 				return r;
+			zone->stat_threshold = calculate_normal_threshold(eng, zone);
 			zone_free_all(zone);
 		}
 	}
@@ -243,6 +256,7 @@ int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out)
 		return r;
 	}
 	r = config_copy(&eng->cfg, cfg, &eng->log);
+	eng->mode = reclaim_mode_of((enum nlru_mode)eng->cfg.mode);
 	if (!r)
 		r = engine_topology(eng);
 	for (int nid = 0; !r && nid < eng->nr_nodes; nid++) {

@@ -17,6 +17,7 @@
 #include "cpu.h"
 #include "log.h"
 #include "mmzone.h"
+#include "reclaim_mode.h"
 #include "topo.h"
 
 /* Event counters of one CPU, added to with relaxed atomics (a thread may migrate mid-way). */
@@ -29,6 +30,7 @@ struct nlru_shrinker;
 
 struct nlru_engine {
 	struct nlru_config cfg; /* private copy; cfg.topology points at topology_desc */
+	const struct reclaim_mode *mode; /* node (4.8) or zone (4.7): reclaim_mode.h */
 	char *topology_desc;
 	struct nlru_log log;
 	struct topo *topo;

@@ -87,10 +87,10 @@ static void account_dirtied(struct nlru_engine *eng, struct page *page, long nr)
 {
 	struct pglist_data *pgdat = page_pgdat(eng, page);
 
-	mod_node_page_state(pgdat, NLRU_NR_FILE_DIRTY, nr);
+	mod_page_node_state(pgdat, page, NLRU_NR_FILE_DIRTY, nr);
 	mod_zone_page_state(page_zone(pgdat, page), NLRU_NR_ZONE_WRITE_PENDING, nr);
 	if (nr > 0)
-		mod_node_page_state(pgdat, NLRU_NR_DIRTIED, nr);
+		mod_page_node_state(pgdat, page, NLRU_NR_DIRTIED, nr);
 }
 
 /* Set PG_dirty (set_page_dirty); file locked. */
@@ -135,19 +135,19 @@ static void end_page_writeback(struct nlru_file *file, struct page *page, int er
 	struct pglist_data *pgdat = page_pgdat(file->eng, page);
 
 	page_clear(page, PG_writeback);
-	mod_node_page_state(pgdat, NLRU_NR_WRITEBACK, -1);
+	mod_page_node_state(pgdat, page, NLRU_NR_WRITEBACK, -1);
 	mod_zone_page_state(page_zone(pgdat, page), NLRU_NR_ZONE_WRITE_PENDING, -1);
 	if (err) {
 		/* Keep the data: dirty again (unless a writer got there first), not counted as
 		 * newly dirtied (account_page_redirty); the error waits for fsync or close. */
 		if (!page_test(page, PG_dirty)) {
 			set_page_dirty(file->eng, page);
-			mod_node_page_state(pgdat, NLRU_NR_DIRTIED, -1);
+			mod_page_node_state(pgdat, page, NLRU_NR_DIRTIED, -1);
 		}
 		if (!file->wb_err)
 			file->wb_err = err;
 	} else {
-		mod_node_page_state(pgdat, NLRU_NR_WRITTEN, 1);
+		mod_page_node_state(pgdat, page, NLRU_NR_WRITTEN, 1);
 	}
 }
 
@@ -172,8 +172,8 @@ static int write_run(struct nlru_file *file, struct page **run, int n, int *done
 
 		page_clear(run[k], PG_dirty);
 		page_set(run[k], PG_writeback);
-		mod_node_page_state(pgdat, NLRU_NR_FILE_DIRTY, -1);
-		mod_node_page_state(pgdat, NLRU_NR_WRITEBACK, 1);
+		mod_page_node_state(pgdat, run[k], NLRU_NR_FILE_DIRTY, -1);
+		mod_page_node_state(pgdat, run[k], NLRU_NR_WRITEBACK, 1);
 		/* Never extend the file past its size with the tail of the last page. */
 		iov[k] = (struct iovec){address_of(eng, run[k]),
 					pos < file->size ? (size_t)MIN((uint64_t)PAGE_SIZE, file->size - pos) : 0};
@@ -238,7 +238,7 @@ static bool add_to_page_cache(struct nlru_file *file, struct page *page, uint32_
 	page_set(page, PG_uptodate);
 	/* The index's reference and the caller's. */
 	__atomic_store_n(&page->refcount, 2, __ATOMIC_RELEASE);
-	mod_node_page_state(pgdat, NLRU_NR_FILE_PAGES, 1);
+	mod_page_node_state(pgdat, page, NLRU_NR_FILE_PAGES, 1);
 	return true;
 }
 
@@ -261,7 +261,7 @@ static int insert_pages(struct nlru_file *file, uint32_t first, struct page **pa
 		}
 		if (activate[i]) {
 			page_set(pages[i], PG_active);
-			workingset_activation(page_pgdat(eng, pages[i]));
+			workingset_activation(page_lruvec(page_pgdat(eng, pages[i]), pages[i]));
 		}
 		lru_cache_add(eng, pages[i]);
 		put_page(pages[i]);
@@ -634,7 +634,7 @@ static void truncate_cache(struct nlru_file *file)
 				continue;
 			}
 			page = slot_page(eng, values[i]);
-			mod_node_page_state(page_pgdat(eng, page), NLRU_NR_FILE_PAGES, -1);
+			mod_page_node_state(page_pgdat(eng, page), page, NLRU_NR_FILE_PAGES, -1);
 			lru_release_page(eng, page);
 		}
 	} while (cursor);
@@ -677,8 +677,8 @@ bool filemap_remove_page(struct nlru_engine *eng, struct page *page)
 	/* __remove_mapping(): only the index and reclaim may hold it, and it must be clean. */
 	if (__atomic_load_n(&page->refcount, __ATOMIC_ACQUIRE) == 2 && !page_test(page, PG_dirty) &&
 	    !page_test(page, PG_writeback) &&
-	    pageindex_store(&file->idx, page->index, workingset_eviction(pgdat)) == 0) {
-		mod_node_page_state(pgdat, NLRU_NR_FILE_PAGES, -1);
+	    pageindex_store(&file->idx, page->index, workingset_eviction(page_lruvec(pgdat, page), page)) == 0) {
+		mod_page_node_state(pgdat, page, NLRU_NR_FILE_PAGES, -1);
 		page->mapping = 0;
 		page->index = 0;
 		__atomic_store_n(&page->refcount, 0, __ATOMIC_RELEASE);

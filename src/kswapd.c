@@ -1,6 +1,7 @@
 /*
- * kswapd.c - per-node background reclaim, Linux 4.8 (mm/vmscan.c kswapd, balance_pgdat,
- * kswapd_try_to_sleep, wakeup_kswapd).
+ * kswapd.c - per-node background reclaim: the thread and its wait queue, and the Linux 4.8
+ * policy (mm/vmscan.c kswapd, balance_pgdat, kswapd_try_to_sleep, wakeup_kswapd).  The 4.7
+ * policy of zone mode is in kswapd_zone.c and shares the thread and the wait queue.
  *
  * Each node has a thread bound to the node's CPUs, with PF_MEMALLOC | PF_KSWAPD set.  It
  * sleeps on its wait queue (a mutex and condition variable) until the allocator finds every
@@ -17,6 +18,7 @@
 #include "vmscan.h"
 #include "vmstat.h"
 #include "watermark.h"
+#include "zonelist.h"
 
 #define NSEC_PER_MSEC 1000000L
 
@@ -37,11 +39,19 @@ void kswapd_state_destroy(struct kswapd_state *ks)
 	pthread_mutex_destroy(&ks->lock);
 }
 
-static void atomic_max(_Atomic int *v, int x)
+void atomic_max(_Atomic int *v, int x)
 {
 	int cur = atomic_load(v);
 
 	while (cur < x && !atomic_compare_exchange_weak(v, &cur, x))
+		;
+}
+
+void atomic_min(_Atomic int *v, int x)
+{
+	int cur = atomic_load(v);
+
+	while (cur > x && !atomic_compare_exchange_weak(v, &cur, x))
 		;
 }
 
@@ -51,8 +61,8 @@ bool zone_balanced(struct zone *zone, int order, int classzone_idx)
 	if (!zone_watermark_ok(zone, (unsigned int)order, high_wmark_pages(zone), classzone_idx, 0))
 		return false;
 	/* A balanced zone ends the node's congested and dirty state (4.8 does it here too). */
-	atomic_fetch_and(&zone->zone_pgdat->flags,
-			 ~((1ul << PGDAT_CONGESTED) | (1ul << PGDAT_DIRTY)));
+	atomic_fetch_and(&zone->zone_pgdat->lruvec.flags,
+			 ~((1ul << LRUVEC_CONGESTED) | (1ul << LRUVEC_DIRTY)));
 	return true;
 }
 
@@ -79,14 +89,31 @@ void wakeup_kswapd(struct nlru_engine *eng, struct zone *zone, unsigned int orde
 	atomic_max(&ks->classzone_idx, classzone_idx);
 	atomic_max(&ks->order, (int)order);
 	pthread_mutex_lock(&ks->lock);
-	if (!ks->waiting || pgdat_any_zone_balanced(pgdat, (int)order, classzone_idx)) {
-		pthread_mutex_unlock(&ks->lock);
-		return;
-	}
+	if (ks->waiting && !pgdat_any_zone_balanced(pgdat, (int)order, classzone_idx))
+		kswapd_wake(eng, ks);
+	pthread_mutex_unlock(&ks->lock);
+}
+
+void kswapd_wake(struct nlru_engine *eng, struct kswapd_state *ks)
+{
 	ks->woken = true;
 	pthread_cond_signal(&ks->wait);
-	pthread_mutex_unlock(&ks->lock);
 	count_vm_event(eng, NLRU_KSWAPD_WAKEUP);
+}
+
+/* wake_all_kswapds() (4.8): once per node of the zonelist, with the gfp zone as classzone. */
+void wake_all_kswapds_node(struct nlru_engine *eng, unsigned int order, struct zoneref *z,
+			   int high_zoneidx)
+{
+	struct pglist_data *last_pgdat = NULL;
+	struct zone *zone;
+
+	for_next_zone_zonelist(zone, z, high_zoneidx) {
+		if (zone->zone_pgdat == last_pgdat)
+			continue;
+		wakeup_kswapd(eng, zone, order, high_zoneidx);
+		last_pgdat = zone->zone_pgdat;
+	}
 }
 
 /* kswapd_shrink_node(): reclaim towards the high watermarks of the eligible zones. */
@@ -127,7 +154,7 @@ int balance_pgdat(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
 		sc.reclaim_idx = classzone_idx;
 		if (pgdat_any_zone_balanced(pgdat, sc.order, classzone_idx))
 			break;
-		age_active_anon(eng, pgdat, &sc);
+		age_active_anon(eng, &pgdat->lruvec, &sc);
 		sc.nr_scanned = 0;
 		if (kswapd_shrink_node(eng, pgdat, &sc))
 			raise_priority = false;
@@ -166,11 +193,7 @@ static void wait_a_tick(struct kswapd_state *ks)
 	pthread_cond_timedwait(&ks->wait, &ks->lock, &deadline);
 }
 
-/*
- * Wait for a wakeup or the stop flag: at most @ms of the engine's clock, or without limit
- * when @ms is 0.  Returns true when woken.  ks->lock held.
- */
-static bool kswapd_wait(struct nlru_engine *eng, struct kswapd_state *ks, long ms)
+bool kswapd_wait(struct nlru_engine *eng, struct kswapd_state *ks, long ms)
 {
 	uint64_t start = engine_now_ns(eng);
 
@@ -218,21 +241,12 @@ out:
 	pthread_mutex_unlock(&ks->lock);
 }
 
-struct kswapd_arg {
-	struct nlru_engine *eng;
-	struct pglist_data *pgdat;
-};
-
-static void *kswapd_main(void *arg)
+/* kswapd() (4.8): sleep, balance for the merged request, sleep at the order it ended at. */
+void kswapd_loop_node(struct nlru_engine *eng, struct pglist_data *pgdat)
 {
-	struct nlru_engine *eng = ((struct kswapd_arg *)arg)->eng;
-	struct pglist_data *pgdat = ((struct kswapd_arg *)arg)->pgdat;
 	struct kswapd_state *ks = &pgdat->kswapd;
 	int alloc_order = 0, reclaim_order = 0, classzone_idx = 0;
 
-	free(arg);
-	current_flags = PF_MEMALLOC | PF_KSWAPD;
-	topo_bind_thread(eng->topo, pgdat->node_id);
 	while (!atomic_load(&ks->stop)) {
 		kswapd_try_to_sleep(eng, pgdat, reclaim_order, classzone_idx);
 		alloc_order = reclaim_order = atomic_exchange(&ks->order, 0);
@@ -247,6 +261,39 @@ static void *kswapd_main(void *arg)
 		alloc_order = reclaim_order = atomic_load(&ks->order);
 		classzone_idx = atomic_load(&ks->classzone_idx);
 	}
+}
+
+void kswapd_run_once_node(struct nlru_engine *eng, struct pglist_data *pgdat)
+{
+	int order = atomic_exchange(&pgdat->kswapd.order, 0);
+	int classzone_idx = atomic_exchange(&pgdat->kswapd.classzone_idx, 0);
+
+	/* With no request pending, balance for the node's highest zone. */
+	if (!order && !classzone_idx)
+		classzone_idx = pgdat->nr_zones - 1;
+	balance_pgdat(eng, pgdat, order, classzone_idx);
+}
+
+int kswapd_classzone_reset_node(const struct pglist_data *pgdat)
+{
+	(void)pgdat;
+	return 0;
+}
+
+struct kswapd_arg {
+	struct nlru_engine *eng;
+	struct pglist_data *pgdat;
+};
+
+static void *kswapd_main(void *arg)
+{
+	struct nlru_engine *eng = ((struct kswapd_arg *)arg)->eng;
+	struct pglist_data *pgdat = ((struct kswapd_arg *)arg)->pgdat;
+
+	free(arg);
+	current_flags = PF_MEMALLOC | PF_KSWAPD;
+	topo_bind_thread(eng->topo, pgdat->node_id);
+	eng->mode->kswapd_loop(eng, pgdat);
 	return NULL;
 }
 
@@ -290,20 +337,12 @@ void kswapd_stop_all(struct nlru_engine *eng)
 
 int nlru_kswapd_run(struct nlru_engine *eng, int nid)
 {
-	struct pglist_data *pgdat;
 	unsigned int saved = current_flags;
-	int order, classzone_idx;
 
 	if (!eng || nid < 0 || nid >= eng->nr_nodes)
 		return -EINVAL;
-	pgdat = NODE_DATA(eng, nid);
-	order = atomic_exchange(&pgdat->kswapd.order, 0);
-	classzone_idx = atomic_exchange(&pgdat->kswapd.classzone_idx, 0);
-	/* With no request pending, balance for the node's highest zone. */
-	if (!order && !classzone_idx)
-		classzone_idx = pgdat->nr_zones - 1;
 	current_flags = PF_MEMALLOC | PF_KSWAPD;
-	balance_pgdat(eng, pgdat, order, classzone_idx);
+	eng->mode->kswapd_run_once(eng, NODE_DATA(eng, nid));
 	current_flags = saved;
 	return 0;
 }

@@ -1,4 +1,8 @@
-/* kswapd: one background reclaim thread per node (Linux 4.8 node mode). */
+/*
+ * kswapd: one background reclaim thread per node.  kswapd.c holds the thread, its wait queue
+ * and the Linux 4.8 (node mode) policy; kswapd_zone.c the Linux 4.7 (zone mode) policy.
+ * Each mode's policy is reached through struct reclaim_mode.
+ */
 #ifndef NODELRU_KSWAPD_H
 #define NODELRU_KSWAPD_H
 
@@ -6,20 +10,59 @@
 
 #include "engine.h"
 
+/* Linux 4.8: wake_all_kswapds(), kswapd(), and the pieces tests drive directly. */
+void wake_all_kswapds_node(struct nlru_engine *eng, unsigned int order,
+			   struct zoneref *preferred, int high_zoneidx);
+void kswapd_loop_node(struct nlru_engine *eng, struct pglist_data *pgdat);
+void kswapd_run_once_node(struct nlru_engine *eng, struct pglist_data *pgdat);
+
 /*
- * wakeup_kswapd(): ask @zone's node to reclaim for an allocation of @order that may use zones
- * up to @classzone_idx.  Merges the request; wakes the thread only if it sleeps and no
+ * wakeup_kswapd() (4.8): ask @zone's node to reclaim for an allocation of @order that may use
+ * zones up to @classzone_idx.  Merges the request; wakes the thread only if it sleeps and no
  * eligible zone is balanced.  Never sleeps.
  */
 void wakeup_kswapd(struct nlru_engine *eng, struct zone *zone, unsigned int order,
 		   int classzone_idx);
 
-/* zone_balanced(): above the high watermark plus the classzone's reserve, at @order. */
+/*
+ * zone_balanced() (4.8): above the high watermark plus the classzone's reserve, at @order.
+ * A balanced zone clears its node's congested and dirty flags, as in 4.8.
+ */
 bool zone_balanced(struct zone *zone, int order, int classzone_idx);
 
-/* balance_pgdat(): one kswapd balance pass; returns the order it finished at. */
+/* balance_pgdat() (4.8): one kswapd balance pass; returns the order it finished at. */
 int balance_pgdat(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
 		  int classzone_idx);
+
+/* Linux 4.7 (kswapd_zone.c). */
+void wake_all_kswapds_zone(struct nlru_engine *eng, unsigned int order,
+			   struct zoneref *preferred, int high_zoneidx);
+void kswapd_loop_zone(struct nlru_engine *eng, struct pglist_data *pgdat);
+void kswapd_run_once_zone(struct nlru_engine *eng, struct pglist_data *pgdat);
+/* 4.7 wakeup_kswapd(): per zone, judged by that zone's own high watermark. */
+void wakeup_kswapd_zone(struct nlru_engine *eng, struct zone *zone, unsigned int order,
+			int classzone_idx);
+/* 4.7 balance_pgdat(): returns end_zone, the highest zone it found unbalanced. */
+int balance_pgdat_zone(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
+		       int classzone_idx);
+/* 4.7 pgdat_balanced(): order 0: every zone up to @classzone_idx balanced. */
+bool pgdat_balanced_zone(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
+			 int classzone_idx);
+
+/* The pending request's reset value: 0 in node mode, the highest zone in zone mode. */
+int kswapd_classzone_reset_node(const struct pglist_data *pgdat);
+int kswapd_classzone_reset_zone(const struct pglist_data *pgdat);
+
+/* Shared by both policies: the wait queue and the thread's flags. */
+void atomic_max(_Atomic int *v, int x);
+void atomic_min(_Atomic int *v, int x);
+/*
+ * Wait for a wakeup or the stop flag: at most @ms of the engine's clock, or without limit
+ * when @ms is 0.  Returns true when woken.  ks->lock held.
+ */
+bool kswapd_wait(struct nlru_engine *eng, struct kswapd_state *ks, long ms);
+/* Wake a waiting kswapd (caller checked it waits); counts nlru_kswapd_wakeup. */
+void kswapd_wake(struct nlru_engine *eng, struct kswapd_state *ks);
 
 /* Start and stop the per-node threads (engine creation and destruction). */
 int kswapd_start_all(struct nlru_engine *eng);

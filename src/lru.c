@@ -1,8 +1,10 @@
 /*
- * lru.c - the per-node LRU lists of Linux 4.8 (one lruvec per node, under pgdat->lru_lock).
+ * lru.c - the LRU lists: one lruvec per node in node mode (Linux 4.8), one per zone in zone
+ * mode (4.7), each under its own lru_lock.
  *
  * Every add and remove updates the node's and the page's zone's size counters together (the
- * 4.8 double accounting), so reclaim can tell how many pages of each list a request may use.
+ * 4.8 double accounting), so reclaim can tell how many pages of each list a request may use;
+ * in zone mode the zone's counters are simply its own lists' sizes, as 4.7 keeps them.
  * Not here: isolation for reclaim and the scanning policy (vmscan.c).
  *
  * Linux batches additions in per-CPU pagevecs of 14.  The engine adds directly: one
@@ -15,53 +17,69 @@
 #include "page_alloc.h"
 #include "workingset.h"
 
-void update_lru_size(struct pglist_data *pgdat, enum lru_list lru, int zid, long nr)
+void update_lru_size(struct lruvec *lruvec, enum lru_list lru, int zid, long nr)
 {
+	struct pglist_data *pgdat = lruvec->pgdat;
+
 	mod_node_page_state(pgdat, (enum nlru_node_stat_item)(NLRU_NR_INACTIVE_ANON + lru), nr);
 	mod_zone_page_state(&pgdat->node_zones[zid],
 			    (enum nlru_zone_stat_item)(NLRU_NR_ZONE_INACTIVE_ANON + lru), nr);
 }
 
-void __add_page_to_lru_list(struct pglist_data *pgdat, struct page *page, enum lru_list lru)
+void __add_page_to_lru_list(struct lruvec *lruvec, struct page *page, enum lru_list lru)
 {
-	update_lru_size(pgdat, lru, (int)page_zonenum(page), 1);
-	pfnlist_add(&pgdat->lruvec.lists[lru], pgdat->pages, page_to_pfn(pgdat, page));
+	struct pglist_data *pgdat = lruvec->pgdat;
+
+	update_lru_size(lruvec, lru, (int)page_zonenum(page), 1);
+	pfnlist_add(&lruvec->lists[lru], pgdat->pages, page_to_pfn(pgdat, page));
 }
 
-void __add_page_to_lru_list_tail(struct pglist_data *pgdat, struct page *page, enum lru_list lru)
+void __add_page_to_lru_list_tail(struct lruvec *lruvec, struct page *page, enum lru_list lru)
 {
-	update_lru_size(pgdat, lru, (int)page_zonenum(page), 1);
-	pfnlist_add_tail(&pgdat->lruvec.lists[lru], pgdat->pages, page_to_pfn(pgdat, page));
+	struct pglist_data *pgdat = lruvec->pgdat;
+
+	update_lru_size(lruvec, lru, (int)page_zonenum(page), 1);
+	pfnlist_add_tail(&lruvec->lists[lru], pgdat->pages, page_to_pfn(pgdat, page));
 }
 
-void __del_page_from_lru_list(struct pglist_data *pgdat, struct page *page, enum lru_list lru)
+void __del_page_from_lru_list(struct lruvec *lruvec, struct page *page, enum lru_list lru)
 {
-	pfnlist_del(&pgdat->lruvec.lists[lru], pgdat->pages, page_to_pfn(pgdat, page));
-	update_lru_size(pgdat, lru, (int)page_zonenum(page), -1);
+	struct pglist_data *pgdat = lruvec->pgdat;
+
+	pfnlist_del(&lruvec->lists[lru], pgdat->pages, page_to_pfn(pgdat, page));
+	update_lru_size(lruvec, lru, (int)page_zonenum(page), -1);
 }
 
 /* __pagevec_lru_add_fn(): what every LRU addition counts for get_scan_count(). */
-static void lru_add_locked(struct pglist_data *pgdat, struct page *page)
+static void lru_add_locked(struct lruvec *lruvec, struct page *page)
 {
 	enum lru_list lru = page_lru(page);
 	int file = is_file_lru(lru);
 
 	page_set(page, PG_lru);
-	__add_page_to_lru_list(pgdat, page, lru);
+	__add_page_to_lru_list(lruvec, page, lru);
 	if (lru != LRU_UNEVICTABLE) {
-		pgdat->lruvec.reclaim_stat.recent_scanned[file]++;
+		lruvec->reclaim_stat.recent_scanned[file]++;
 		if (is_active_lru(lru))
-			pgdat->lruvec.reclaim_stat.recent_rotated[file]++;
+			lruvec->reclaim_stat.recent_rotated[file]++;
 	}
+}
+
+/* The lruvec of @page, locked. */
+static struct lruvec *lock_page_lruvec(struct nlru_engine *eng, const struct page *page)
+{
+	struct lruvec *lruvec = page_lruvec(page_pgdat(eng, page), page);
+
+	spin_lock(&lruvec->lru_lock);
+	return lruvec;
 }
 
 void lru_cache_add(struct nlru_engine *eng, struct page *page)
 {
-	struct pglist_data *pgdat = page_pgdat(eng, page);
+	struct lruvec *lruvec = lock_page_lruvec(eng, page);
 
-	spin_lock(&pgdat->lru_lock);
-	lru_add_locked(pgdat, page);
-	spin_unlock(&pgdat->lru_lock);
+	lru_add_locked(lruvec, page);
+	spin_unlock(&lruvec->lru_lock);
 }
 
 void lru_cache_add_active_or_unevictable(struct nlru_engine *eng, struct page *page)
@@ -74,7 +92,7 @@ void lru_cache_add_active_or_unevictable(struct nlru_engine *eng, struct page *p
 }
 
 /* __activate_page(): inactive list -> active list head. */
-static void activate_page_locked(struct nlru_engine *eng, struct pglist_data *pgdat,
+static void activate_page_locked(struct nlru_engine *eng, struct lruvec *lruvec,
 				 struct page *page)
 {
 	enum lru_list lru;
@@ -85,17 +103,17 @@ static void activate_page_locked(struct nlru_engine *eng, struct pglist_data *pg
 		return;
 	lru = page_lru_base_type(page);
 	file = is_file_lru(lru);
-	__del_page_from_lru_list(pgdat, page, lru);
+	__del_page_from_lru_list(lruvec, page, lru);
 	page_set(page, PG_active);
-	__add_page_to_lru_list(pgdat, page, lru + LRU_ACTIVE);
+	__add_page_to_lru_list(lruvec, page, lru + LRU_ACTIVE);
 	count_vm_event(eng, NLRU_PGACTIVATE);
-	pgdat->lruvec.reclaim_stat.recent_scanned[file]++;
-	pgdat->lruvec.reclaim_stat.recent_rotated[file]++;
+	lruvec->reclaim_stat.recent_scanned[file]++;
+	lruvec->reclaim_stat.recent_rotated[file]++;
 }
 
 void mark_page_accessed(struct nlru_engine *eng, struct page *page)
 {
-	struct pglist_data *pgdat;
+	struct lruvec *lruvec;
 
 	if (page_test(page, PG_active) || page_test(page, PG_unevictable) ||
 	    !page_test(page, PG_referenced)) {
@@ -103,54 +121,50 @@ void mark_page_accessed(struct nlru_engine *eng, struct page *page)
 		return;
 	}
 	/* Second touch of an inactive page: promote it. */
-	pgdat = page_pgdat(eng, page);
-	spin_lock(&pgdat->lru_lock);
-	activate_page_locked(eng, pgdat, page);
-	spin_unlock(&pgdat->lru_lock);
+	lruvec = lock_page_lruvec(eng, page);
+	activate_page_locked(eng, lruvec, page);
+	spin_unlock(&lruvec->lru_lock);
 	page_clear(page, PG_referenced);
 	/* An activation ages the workingset clock as an eviction does. */
 	if (!page_test(page, PG_swapbacked))
-		workingset_activation(pgdat);
+		workingset_activation(lruvec);
 }
 
 void rotate_reclaimable_page(struct nlru_engine *eng, struct page *page)
 {
-	struct pglist_data *pgdat = page_pgdat(eng, page);
+	struct lruvec *lruvec = lock_page_lruvec(eng, page);
 	enum lru_list lru;
 
-	spin_lock(&pgdat->lru_lock);
 	if (page_test(page, PG_lru) && !page_test(page, PG_active) &&
 	    !page_test(page, PG_unevictable)) {
 		lru = page_lru_base_type(page);
-		__del_page_from_lru_list(pgdat, page, lru);
-		__add_page_to_lru_list_tail(pgdat, page, lru);
+		__del_page_from_lru_list(lruvec, page, lru);
+		__add_page_to_lru_list_tail(lruvec, page, lru);
 		count_vm_event(eng, NLRU_PGROTATED);
 	}
-	spin_unlock(&pgdat->lru_lock);
+	spin_unlock(&lruvec->lru_lock);
 }
 
 void putback_lru_page(struct nlru_engine *eng, struct page *page)
 {
-	struct pglist_data *pgdat = page_pgdat(eng, page);
+	struct lruvec *lruvec = lock_page_lruvec(eng, page);
 
-	spin_lock(&pgdat->lru_lock);
 	page_set(page, PG_lru);
-	__add_page_to_lru_list(pgdat, page, page_lru(page));
-	spin_unlock(&pgdat->lru_lock);
+	__add_page_to_lru_list(lruvec, page, page_lru(page));
+	spin_unlock(&lruvec->lru_lock);
 }
 
 int isolate_lru_page(struct nlru_engine *eng, struct page *page)
 {
-	struct pglist_data *pgdat = page_pgdat(eng, page);
+	struct lruvec *lruvec = lock_page_lruvec(eng, page);
 	int r = -EBUSY;
 
-	spin_lock(&pgdat->lru_lock);
 	if (page_test(page, PG_lru)) {
 		page_clear(page, PG_lru);
-		__del_page_from_lru_list(pgdat, page, page_lru(page));
+		__del_page_from_lru_list(lruvec, page, page_lru(page));
 		r = 0;
 	}
-	spin_unlock(&pgdat->lru_lock);
+	spin_unlock(&lruvec->lru_lock);
 	return r;
 }
 

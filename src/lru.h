@@ -2,8 +2,9 @@
  * LRU lists (Linux 4.8 mm/swap.c and include/linux/mm_inline.h): which list a page belongs
  * on, adding, removing, rotating and activating, and the two-touch mark_page_accessed() rule.
  *
- * The "__" functions expect the node's lru_lock held; the others take it.  Pages carry
- * PG_lru while on a list; reclaim takes them off (isolation) under the lock.
+ * The "__" functions expect the lruvec's lru_lock held; the others take it.  Pages carry
+ * PG_lru while on a list; reclaim takes them off (isolation) under the lock.  Which lruvec a
+ * page lives on (its node's or its zone's) is the mode's business: page_lruvec() knows.
  */
 #ifndef NODELRU_LRU_H
 #define NODELRU_LRU_H
@@ -34,10 +35,14 @@ static inline enum lru_list page_lru(const struct page *page)
 	return page_lru_base_type(page) + (page_test(page, PG_active) ? LRU_ACTIVE : 0);
 }
 
-/* Pages on @lru of the whole node (lruvec_lru_size). */
-static inline unsigned long lruvec_lru_size(const struct pglist_data *pgdat, enum lru_list lru)
+/* Pages on @lru of @lruvec: the node's list in node mode, the zone's in zone mode. */
+static inline unsigned long lruvec_lru_size(const struct lruvec *lruvec, enum lru_list lru)
 {
-	return (unsigned long)node_page_state(pgdat, (enum nlru_node_stat_item)(NLRU_NR_INACTIVE_ANON + lru));
+	if (lruvec->zone)
+		return (unsigned long)zone_page_state(
+			lruvec->zone, (enum nlru_zone_stat_item)(NLRU_NR_ZONE_INACTIVE_ANON + lru));
+	return (unsigned long)node_page_state(lruvec->pgdat,
+					      (enum nlru_node_stat_item)(NLRU_NR_INACTIVE_ANON + lru));
 }
 
 /* Pages on @lru that belong to zone @zid (the 4.8 per-zone copies). */
@@ -48,11 +53,11 @@ static inline unsigned long zone_lru_size(const struct pglist_data *pgdat, int z
 					      (enum nlru_zone_stat_item)(NLRU_NR_ZONE_INACTIVE_ANON + lru));
 }
 
-void __add_page_to_lru_list(struct pglist_data *pgdat, struct page *page, enum lru_list lru);
-void __add_page_to_lru_list_tail(struct pglist_data *pgdat, struct page *page, enum lru_list lru);
-void __del_page_from_lru_list(struct pglist_data *pgdat, struct page *page, enum lru_list lru);
+void __add_page_to_lru_list(struct lruvec *lruvec, struct page *page, enum lru_list lru);
+void __add_page_to_lru_list_tail(struct lruvec *lruvec, struct page *page, enum lru_list lru);
+void __del_page_from_lru_list(struct lruvec *lruvec, struct page *page, enum lru_list lru);
 /* update_lru_size(): node and zone counters together, as 4.8's __update_lru_size(). */
-void update_lru_size(struct pglist_data *pgdat, enum lru_list lru, int zid, long nr);
+void update_lru_size(struct lruvec *lruvec, enum lru_list lru, int zid, long nr);
 
 /* lru_cache_add(): a new page onto the list its flags name; counts it as recently scanned. */
 void lru_cache_add(struct nlru_engine *eng, struct page *page);

@@ -75,11 +75,60 @@ struct per_cpu_pages {
 	uint32_t *pfns;        /* pfns[0] coldest .. pfns[count - 1] hottest */
 	int batch;             /* pages moved to or from the buddy lists at a time */
 	_Atomic long stat[NR_PCP_STATS];
+	/* Zone mode: allocations already taken off the zone's NR_ALLOC_BATCH (page_alloc_fair.c). */
+	_Atomic uint64_t allocs_folded;
 } __cacheline_aligned;
 
 STATIC_ASSERT(sizeof(struct per_cpu_pages) == 64, "per-CPU lists are indexed by cpu << 6");
 
+/* Linux's enum lru_list: the list index is (file ? 2 : 0) + (active ? 1 : 0). */
+enum lru_list {
+	LRU_INACTIVE_ANON,
+	LRU_ACTIVE_ANON,
+	LRU_INACTIVE_FILE,
+	LRU_ACTIVE_FILE,
+	LRU_UNEVICTABLE,
+	NR_LRU_LISTS
+};
+
+#define LRU_ACTIVE 1
+#define LRU_FILE 2
+
+/* Index 0 is anon, 1 is file (get_scan_count's balance between the two). */
+struct zone_reclaim_stat {
+	unsigned long recent_rotated[2];
+	unsigned long recent_scanned[2];
+};
+
+/*
+ * Reclaim's feedback about an lruvec's pages, set by shrink_inactive_list() and cleared once a
+ * zone is balanced: Linux 4.8's enum pgdat_flags on a node, 4.7's ZONE_* flags on a zone.
+ */
+enum lruvec_flags {
+	LRUVEC_CONGESTED, /* PGDAT_CONGESTED / ZONE_CONGESTED: writeback congested, back off */
+	LRUVEC_DIRTY,     /* PGDAT_DIRTY / ZONE_DIRTY: the inactive tail is dirty and unqueued,
+			     so kswapd may write those pages itself */
+	LRUVEC_WRITEBACK, /* PGDAT_WRITEBACK / ZONE_WRITEBACK: the tail is under writeback */
+};
+
 struct pglist_data;
+struct zone;
+
+/*
+ * struct lruvec: the five LRU lists, their lock and their reclaim statistics.  Node mode
+ * (4.8) uses one per node, zone mode (4.7) one per zone: reclaim works on an lruvec and
+ * does not care which.  Sizes live in the node and zone counters (NR_INACTIVE_ANON ... and
+ * NR_ZONE_INACTIVE_ANON ...), kept together by update_lru_size().
+ */
+struct lruvec {
+	struct spinlock lru_lock __cacheline_aligned; /* the lists, PG_lru/PG_active, reclaim_stat */
+	struct pfnlist lists[NR_LRU_LISTS]; /* head = most recently added, tail = reclaim end */
+	struct zone_reclaim_stat reclaim_stat;
+	_Atomic unsigned long inactive_age; /* the workingset clock */
+	_Atomic unsigned long flags;        /* enum lruvec_flags bits */
+	struct pglist_data *pgdat;          /* the node whose pages these are */
+	struct zone *zone;                  /* zone mode: the one zone; node mode: NULL */
+};
 
 struct zone {
 	/* Read-mostly after creation (watermarks change only when tunables are reapplied). */
@@ -98,7 +147,25 @@ struct zone {
 	struct spinlock lock __cacheline_aligned; /* protects free_area */
 	struct free_area free_area[MAX_ORDER];
 
+	/*
+	 * Where this zone's LRU pages live: &this->lruvec in zone mode, the node's lruvec in
+	 * node mode.  Fixed at engine creation.
+	 */
+	struct lruvec *page_lruvec;
+	struct lruvec lruvec; /* zone mode only */
+
+	/* 4.7's fair zone allocation policy (zone mode only): see page_alloc_fair.c. */
+	_Atomic long alloc_batch;   /* NR_ALLOC_BATCH: what the zone may still hand out this round */
+	_Atomic bool fair_depleted; /* ZONE_FAIR_DEPLETED: alloc_batch reached 0 */
+	int stat_threshold;         /* per-CPU allocations folded into alloc_batch at once */
+
 	_Atomic long vm_stat[NR_VM_ZONE_STAT_ITEMS] __cacheline_aligned;
+	/*
+	 * Zone mode's per-zone copies of the node items, as 4.7 keeps every counter per zone
+	 * (the node counters are then their sums).  The LRU sizes are not copied here: the
+	 * NR_ZONE_* items above already hold them.  Unused in node mode.
+	 */
+	_Atomic long vm_node_stat[NR_VM_NODE_STAT_ITEMS];
 	/* numa_miss and numa_other of order-0 allocations: numa_hit and numa_local are the
 	 * per-CPU lists' allocations minus these. */
 	_Atomic long pcp_numa_miss, pcp_numa_other;
@@ -128,36 +195,6 @@ struct zonelist {
 
 enum { ZONELIST_FALLBACK, ZONELIST_NOFALLBACK, MAX_ZONELISTS };
 
-/* Linux's enum lru_list: the list index is (file ? 2 : 0) + (active ? 1 : 0). */
-enum lru_list {
-	LRU_INACTIVE_ANON,
-	LRU_ACTIVE_ANON,
-	LRU_INACTIVE_FILE,
-	LRU_ACTIVE_FILE,
-	LRU_UNEVICTABLE,
-	NR_LRU_LISTS
-};
-
-#define LRU_ACTIVE 1
-#define LRU_FILE 2
-
-/* Index 0 is anon, 1 is file (get_scan_count's balance between the two). */
-struct zone_reclaim_stat {
-	unsigned long recent_rotated[2];
-	unsigned long recent_scanned[2];
-};
-
-/*
- * struct lruvec: the five LRU lists and their reclaim statistics.  4.8 keeps one per node;
- * every field is under the node's lru_lock.  Sizes live in the node and zone counters
- * (NR_INACTIVE_ANON ... and NR_ZONE_INACTIVE_ANON ...), kept together by update_lru_size().
- */
-struct lruvec {
-	struct pfnlist lists[NR_LRU_LISTS]; /* head = most recently added, tail = reclaim end */
-	struct zone_reclaim_stat reclaim_stat;
-	_Atomic unsigned long inactive_age; /* the workingset clock */
-};
-
 /*
  * A node's kswapd: the thread, its wait queue (mutex and condition), and the pending request
  * that wakeups merge into (4.8: order and classzone both take the maximum, reset to 0).
@@ -174,13 +211,6 @@ struct kswapd_state {
 	_Atomic int classzone_idx;  /* pgdat->kswapd_classzone_idx */
 };
 
-/* enum pgdat_flags (4.8): what reclaim learnt about the node's pages. */
-enum pgdat_flags {
-	PGDAT_CONGESTED,  /* writeback congested: reclaimers should back off */
-	PGDAT_DIRTY,      /* the inactive tail is dirty, unqueued pages: kswapd may write them */
-	PGDAT_WRITEBACK,  /* the inactive tail is under writeback */
-};
-
 /* struct pglist_data: one NUMA node. */
 struct pglist_data {
 	struct zone node_zones[MAX_NR_ZONES];
@@ -194,12 +224,10 @@ struct pglist_data {
 	bool mem_bound;     /* mem is bound to the real node of the same id */
 	unsigned long totalreserve_pages; /* calculate_totalreserve_pages(), for dirty limits */
 
-	struct spinlock lru_lock __cacheline_aligned; /* protects lruvec and PG_lru/PG_active */
-	struct lruvec lruvec;
+	struct lruvec lruvec; /* node mode only: the node's LRU lists */
 
 	struct kswapd_state kswapd;
 
-	_Atomic unsigned long flags; /* enum pgdat_flags bits */
 	_Atomic long nr_shadows;     /* shadow entries of evicted page cache pages of this node */
 	_Atomic long shadows_trimmed; /* by the shadow shrinker; every 64 is a workingset_nodereclaim */
 
@@ -220,6 +248,18 @@ static inline struct zone *page_zone(struct pglist_data *pgdat, const struct pag
 {
 	return &pgdat->node_zones[page_zonenum(page)];
 }
+
+/* The lruvec @page lives on (mem_cgroup_page_lruvec() without memcg). */
+static inline struct lruvec *page_lruvec(struct pglist_data *pgdat, const struct page *page)
+{
+	return pgdat->node_zones[page_zonenum(page)].page_lruvec;
+}
+
+/* The zones whose pages @lruvec holds: all of its node's, or its one zone. */
+#define for_each_lruvec_zone(zone, lruvec)                                                         \
+	for ((zone) = (lruvec)->zone ? (lruvec)->zone : (lruvec)->pgdat->node_zones;               \
+	     (zone) < ((lruvec)->zone ? (lruvec)->zone + 1 : (lruvec)->pgdat->node_zones + MAX_NR_ZONES); \
+	     (zone)++)
 
 #define for_each_zone_in_node(zone, pgdat)                                                         \
 	for ((zone) = (pgdat)->node_zones; (zone) < (pgdat)->node_zones + MAX_NR_ZONES; (zone)++)

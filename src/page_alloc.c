@@ -22,6 +22,7 @@
 #include "gfp.h"
 #include "kswapd.h"
 #include "page_alloc.h"
+#include "page_alloc_fair.h"
 #include "pcp.h"
 #include "shrinker.h"
 #include "vmscan.h"
@@ -142,35 +143,71 @@ static __cold_noinline struct page *rmqueue_buddy(struct nlru_engine *eng, struc
 	return &zone->zone_pgdat->pages[pfn];
 }
 
-/* buffered_rmqueue(): order 0 from the per-CPU list, larger orders from the buddy lists. */
+/*
+ * buffered_rmqueue(): order 0 from the per-CPU list, larger orders from the buddy lists.  In
+ * zone mode every allocation also spends the zone's fair batch.
+ */
 static __hot_inline struct page *buffered_rmqueue(struct nlru_engine *eng, struct zone *preferred,
 						  struct zone *zone, unsigned int order)
 {
+	struct page *page;
+
 	if (likely(order == 0))
-		return rmqueue_pcplist(eng, preferred, zone);
-	return rmqueue_buddy(eng, preferred, zone, order);
+		page = rmqueue_pcplist(eng, preferred, zone);
+	else
+		page = rmqueue_buddy(eng, preferred, zone, order);
+	if (unlikely(eng->mode->fair_zone_policy) && page)
+		fair_account_alloc(eng, zone, order);
+	return page;
 }
 
-/* get_page_from_freelist(): the first zone in zonelist order that passes its watermark. */
+/*
+ * get_page_from_freelist(): the first zone in zonelist order that passes its watermark.
+ * With ALLOC_FAIR (4.7's fast path) a first pass skips local zones that have spent their
+ * batch; if it skipped some and found nothing locally, the batches are reset and the zonelist
+ * is walked again without fairness, before any remote zone is tried.
+ */
 static __hot_inline struct page *get_page_from_freelist(struct nlru_engine *eng,
 							unsigned int order,
 							unsigned int alloc_flags,
 							const struct alloc_context *ac)
 {
-	struct zoneref *z = ac->preferred_zoneref;
+	struct zone *preferred = ac->preferred_zoneref->zone;
+	bool apply_fair = alloc_flags & ALLOC_FAIR, fair_skipped = false;
+	struct zoneref *z;
 	struct zone *zone;
 
+zonelist_scan:
+	z = ac->preferred_zoneref;
 	for_next_zone_zonelist(zone, z, ac->high_zoneidx) {
 		unsigned long mark = zone->watermark[alloc_flags & ALLOC_WMARK_MASK];
 		struct page *page;
 
+		if (apply_fair) {
+			if (zone_fair_depleted(zone)) {
+				fair_skipped = true;
+				continue;
+			}
+			/* The first remote zone: reset the local batches if that is why we are here. */
+			if (!zone_local(preferred, zone)) {
+				if (fair_skipped)
+					goto reset_fair;
+				apply_fair = false;
+			}
+		}
 		/* node_reclaim_mode is 0: a zone below its mark is simply passed over. */
 		if (!(alloc_flags & ALLOC_NO_WATERMARKS) &&
 		    !zone_watermark_fast(zone, order, mark, ac_classzone_idx(ac), alloc_flags))
 			continue;
-		page = buffered_rmqueue(eng, ac->preferred_zoneref->zone, zone, order);
+		page = buffered_rmqueue(eng, preferred, zone, order);
 		if (likely(page))
 			return page;
+	}
+	if (unlikely(fair_skipped)) {
+reset_fair:
+		apply_fair = fair_skipped = false;
+		reset_alloc_batches(preferred);
+		goto zonelist_scan;
 	}
 	return NULL;
 }
@@ -186,20 +223,11 @@ static unsigned int gfp_to_alloc_flags(unsigned int gfp)
 	return alloc_flags;
 }
 
-/* wake_all_kswapds(): once per node of the zonelist, with the gfp zone as classzone. */
+/* wake_all_kswapds(): the mode decides which kswapds, with what request. */
 static void wake_all_kswapds(struct nlru_engine *eng, unsigned int order,
 			     const struct alloc_context *ac)
 {
-	struct zoneref *z = ac->preferred_zoneref;
-	struct pglist_data *last_pgdat = NULL;
-	struct zone *zone;
-
-	for_next_zone_zonelist(zone, z, ac->high_zoneidx) {
-		if (zone->zone_pgdat == last_pgdat)
-			continue;
-		wakeup_kswapd(eng, zone, order, ac->high_zoneidx);
-		last_pgdat = zone->zone_pgdat;
-	}
+	eng->mode->wake_all_kswapds(eng, order, ac->preferred_zoneref, ac->high_zoneidx);
 }
 
 static struct page *alloc_pages_direct_reclaim(struct nlru_engine *eng, unsigned int gfp,
@@ -332,7 +360,11 @@ static __hot_inline struct page *__alloc_pages_node(struct nlru_engine *eng, uns
 
 	ac.preferred_zoneref = first_zones_zonelist(ac.zonelist, ac.high_zoneidx);
 	if (likely(ac.preferred_zoneref->zone)) {
-		page = get_page_from_freelist(eng, order, ALLOC_WMARK_LOW, &ac);
+		/* Only the fast path is fair (4.7); the slow path's flags never carry ALLOC_FAIR. */
+		if (unlikely(eng->mode->fair_zone_policy))
+			page = get_page_from_freelist(eng, order, ALLOC_WMARK_LOW | ALLOC_FAIR, &ac);
+		else
+			page = get_page_from_freelist(eng, order, ALLOC_WMARK_LOW, &ac);
 		if (unlikely(!page))
 			page = alloc_pages_slowpath(eng, gfp, order, &ac);
 	}
@@ -347,13 +379,16 @@ struct page *alloc_pages_node(struct nlru_engine *eng, unsigned int gfp, unsigne
 	return __alloc_pages_node(eng, gfp, order, nid);
 }
 
-/* Freeing a page ends "unreclaimable": reset the node's scan count (4.8 free_pcppages_bulk). */
-static void reset_pages_scanned(struct pglist_data *pgdat)
+/*
+ * Freeing a page ends "unreclaimable": reset the scan count of the lruvec its zone's pages
+ * live on, the node's (4.8 free_pcppages_bulk) or the zone's (4.7).
+ */
+static void reset_pages_scanned(struct zone *zone)
 {
-	long scanned = node_page_state(pgdat, NLRU_NR_PAGES_SCANNED);
+	long scanned = lruvec_page_state(zone->page_lruvec, NLRU_NR_PAGES_SCANNED);
 
 	if (scanned)
-		mod_node_page_state(pgdat, NLRU_NR_PAGES_SCANNED, -scanned);
+		mod_lruvec_state(zone->page_lruvec, NLRU_NR_PAGES_SCANNED, -scanned);
 }
 
 /* Give the @batch coldest pages back to the buddy allocator.  pcp locked, holding @count. */
@@ -365,7 +400,7 @@ static void free_pcp_batch(struct zone *zone, struct per_cpu_pages *pcp, int cou
 	pcp_stat_add(pcp, PCP_RETURNED, batch);
 	memmove(pcp->pfns, pcp->pfns + batch, sizeof(*pcp->pfns) * (size_t)(count - batch));
 	pcp_set_count(pcp, count - batch, 0);
-	reset_pages_scanned(zone->zone_pgdat);
+	reset_pages_scanned(zone);
 }
 
 /* The push would reach high (or the list is busy): lock, push, send a batch back. */
@@ -395,7 +430,7 @@ static __cold_noinline void free_buddy_block(struct nlru_engine *eng, struct zon
 	spin_lock(&zone->lock);
 	free_one_page_locked(zone, pfn, order);
 	spin_unlock(&zone->lock);
-	reset_pages_scanned(zone->zone_pgdat);
+	reset_pages_scanned(zone);
 	count_vm_events(eng, NLRU_PGFREE, 1ul << order);
 }
 
@@ -459,8 +494,8 @@ void drain_all_pages(struct nlru_engine *eng)
 				continue;
 			for (int cpu = 0; cpu < eng->nr_cpus; cpu++)
 				drain_pcp(eng, zone, cpu);
+			reset_pages_scanned(zone);
 		}
-		reset_pages_scanned(pgdat);
 	}
 }
 

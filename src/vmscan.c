@@ -1,12 +1,18 @@
 /*
- * vmscan.c - page reclaim, Linux 4.8 node mode (mm/vmscan.c): get_scan_count's balance of
- * anon against file, proportional scanning of the node's lists, isolation that skips pages
- * of zones the request cannot use, the active list's aging, shrink_page_list's reference
- * checks and swap-out, and direct reclaim's priority loop.
+ * vmscan.c - page reclaim (mm/vmscan.c): get_scan_count's balance of anon against file,
+ * proportional scanning of an lruvec's lists, isolation that skips pages of zones the request
+ * cannot use, the active list's aging, shrink_page_list's reference checks and swap-out, and
+ * direct reclaim's priority loop.
  *
- * Locking: the node's lru_lock around isolation and putback only; the region table's read
- * lock across a whole shrink_node() pass, so no region disappears while reclaim holds its
- * pages isolated.  Pages are written out with no lock held (anon.c).
+ * Both modes share all of it: reclaim works on an lruvec, which is a node's in node mode
+ * (4.8 shrink_node) and a zone's in zone mode (4.7 shrink_zone).  What differs is which
+ * lruvecs direct reclaim visits (shrink_zones_node / shrink_zones_zone below) and the few
+ * 4.8 rules that only make sense for a node lruvec holding several zones' pages (eligibility
+ * in inactive_list_is_low and inactive_reclaimable_pages); each is marked where it is.
+ *
+ * Locking: the lruvec's lru_lock around isolation and putback only; the region table's read
+ * lock across a whole shrink pass, so no region disappears while reclaim holds its pages
+ * isolated.  Pages are written out with no lock held (anon.c).
  *
  * Not modelled: memcg, the throttle_direct_reclaim() pfmemalloc wait, flusher threads.
  * docs/design.md lists what differs.
@@ -46,23 +52,23 @@ unsigned long zone_reclaimable_pages(const struct nlru_engine *eng, const struct
 	return nr;
 }
 
-unsigned long pgdat_reclaimable_pages(const struct nlru_engine *eng, const struct pglist_data *pgdat)
+unsigned long lruvec_reclaimable_pages(const struct nlru_engine *eng, const struct lruvec *lruvec)
 {
-	unsigned long nr = (unsigned long)(node_page_state(pgdat, NLRU_NR_ACTIVE_FILE) +
-					   node_page_state(pgdat, NLRU_NR_INACTIVE_FILE) +
-					   node_page_state(pgdat, NLRU_NR_ISOLATED_FILE));
+	unsigned long nr = lruvec_lru_size(lruvec, LRU_ACTIVE_FILE) +
+			   lruvec_lru_size(lruvec, LRU_INACTIVE_FILE) +
+			   (unsigned long)lruvec_page_state(lruvec, NLRU_NR_ISOLATED_FILE);
 
 	if (get_nr_swap_pages(eng) > 0)
-		nr += (unsigned long)(node_page_state(pgdat, NLRU_NR_ACTIVE_ANON) +
-				      node_page_state(pgdat, NLRU_NR_INACTIVE_ANON) +
-				      node_page_state(pgdat, NLRU_NR_ISOLATED_ANON));
+		nr += lruvec_lru_size(lruvec, LRU_ACTIVE_ANON) +
+		      lruvec_lru_size(lruvec, LRU_INACTIVE_ANON) +
+		      (unsigned long)lruvec_page_state(lruvec, NLRU_NR_ISOLATED_ANON);
 	return nr;
 }
 
-bool pgdat_reclaimable(const struct nlru_engine *eng, const struct pglist_data *pgdat)
+bool lruvec_reclaimable(const struct nlru_engine *eng, const struct lruvec *lruvec)
 {
-	return (unsigned long)node_page_state(pgdat, NLRU_NR_PAGES_SCANNED) <
-	       pgdat_reclaimable_pages(eng, pgdat) * 6;
+	return (unsigned long)lruvec_page_state(lruvec, NLRU_NR_PAGES_SCANNED) <
+	       lruvec_reclaimable_pages(eng, lruvec) * 6;
 }
 
 void congestion_wait(struct nlru_engine *eng)
@@ -72,28 +78,35 @@ void congestion_wait(struct nlru_engine *eng)
 	nanosleep(&hz_10, NULL);
 }
 
-/* Reclaim events are kept per zone; node mode books them on the request's highest zone. */
+/*
+ * Reclaim events are kept per zone: zone mode books them on the zone reclaimed (4.7's
+ * pgscan_kswapd_<zone>, ...), node mode on the request's highest zone, and its dumps print
+ * the sum (4.8's single pgscan_kswapd, ...).
+ */
 static void count_reclaim_event(struct nlru_engine *eng, enum nlru_vm_event_item item,
-				const struct scan_control *sc, unsigned long nr)
+				const struct lruvec *lruvec, const struct scan_control *sc,
+				unsigned long nr)
 {
-	count_zid_vm_events(eng, item, sc->reclaim_idx, nr);
+	count_zid_vm_events(eng, item, lruvec->zone ? lruvec->zone->zone_idx : sc->reclaim_idx, nr);
 }
 
 /*
  * inactive_list_is_low(): is the inactive list of a type smaller than the active one needs?
- * 4.8 leaves out the pages of zones above reclaim_idx, which this request cannot use.
+ * 4.8 leaves out the pages of zones above reclaim_idx, which this request cannot use (a zone
+ * lruvec holds no such pages).
  */
-static bool inactive_list_is_low(const struct nlru_engine *eng, const struct pglist_data *pgdat,
+static bool inactive_list_is_low(const struct nlru_engine *eng, const struct lruvec *lruvec,
 				 bool file, const struct scan_control *sc)
 {
+	const struct pglist_data *pgdat = lruvec->pgdat;
 	enum lru_list base = file ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON;
 	unsigned long inactive, active, gb, ratio;
 
 	if (!file && !total_swap_pages(eng))
 		return false;
-	inactive = lruvec_lru_size(pgdat, base);
-	active = lruvec_lru_size(pgdat, base + LRU_ACTIVE);
-	for (int zid = sc->reclaim_idx + 1; zid < MAX_NR_ZONES; zid++) {
+	inactive = lruvec_lru_size(lruvec, base);
+	active = lruvec_lru_size(lruvec, base + LRU_ACTIVE);
+	for (int zid = sc->reclaim_idx + 1; !lruvec->zone && zid < MAX_NR_ZONES; zid++) {
 		if (!managed_zone(&pgdat->node_zones[zid]))
 			continue;
 		inactive -= MIN(inactive, zone_lru_size(pgdat, zid, base));
@@ -129,15 +142,15 @@ static bool isolate_one(struct page *page, bool clean_only)
  * quarter each towards *nr_scanned (all of them if the list ran out) so that a node full of
  * ineligible pages still looks scanned.  lru_lock held.
  */
-static unsigned long isolate_lru_pages(struct nlru_engine *eng, struct pglist_data *pgdat,
+static unsigned long isolate_lru_pages(struct nlru_engine *eng, struct lruvec *lruvec,
 				       unsigned long nr_to_scan, struct pfnlist *dst,
 				       unsigned long *nr_scanned, const struct scan_control *sc,
 				       enum lru_list lru)
 {
-	struct pfnlist *src = &pgdat->lruvec.lists[lru], skipped;
+	struct pfnlist *src = &lruvec->lists[lru], skipped;
 	unsigned long scan = 0, taken = 0, nr_skipped[MAX_NR_ZONES] = {0}, total_skipped = 0;
 	long nr_zone_taken[MAX_NR_ZONES] = {0};
-	struct page *pages = pgdat->pages;
+	struct page *pages = lruvec->pgdat->pages;
 
 	pfnlist_init(&skipped);
 	while (scan < nr_to_scan && taken < nr_to_scan && !pfnlist_empty(src)) {
@@ -163,7 +176,7 @@ static unsigned long isolate_lru_pages(struct nlru_engine *eng, struct pglist_da
 			count_zid_vm_events(eng, NLRU_PGSCAN_SKIP, zid, nr_skipped[zid]);
 		total_skipped += nr_skipped[zid];
 		if (nr_zone_taken[zid])
-			update_lru_size(pgdat, lru, zid, -nr_zone_taken[zid]);
+			update_lru_size(lruvec, lru, zid, -nr_zone_taken[zid]);
 	}
 	if (total_skipped) {
 		scan += pfnlist_empty(src) ? total_skipped : total_skipped >> 2;
@@ -179,7 +192,7 @@ static unsigned long isolate_lru_pages(struct nlru_engine *eng, struct pglist_da
  * Isolate under the lru_lock and account it as both list shrinkers do: isolated pages,
  * recent_scanned, the node's scan count, and @event (pgscan_* or pgrefill).  Returns taken.
  */
-static unsigned long isolate_and_count(struct nlru_engine *eng, struct pglist_data *pgdat,
+static unsigned long isolate_and_count(struct nlru_engine *eng, struct lruvec *lruvec,
 				       unsigned long nr_to_scan, struct pfnlist *dst,
 				       const struct scan_control *sc, enum lru_list lru,
 				       enum nlru_vm_event_item event)
@@ -187,14 +200,13 @@ static unsigned long isolate_and_count(struct nlru_engine *eng, struct pglist_da
 	bool file = is_file_lru(lru);
 	unsigned long taken, scanned;
 
-	spin_lock(&pgdat->lru_lock);
-	taken = isolate_lru_pages(eng, pgdat, nr_to_scan, dst, &scanned, sc, lru);
-	mod_node_page_state(pgdat, file ? NLRU_NR_ISOLATED_FILE : NLRU_NR_ISOLATED_ANON,
-			    (long)taken);
-	pgdat->lruvec.reclaim_stat.recent_scanned[file] += taken;
-	mod_node_page_state(pgdat, NLRU_NR_PAGES_SCANNED, (long)scanned);
-	count_reclaim_event(eng, event, sc, scanned);
-	spin_unlock(&pgdat->lru_lock);
+	spin_lock(&lruvec->lru_lock);
+	taken = isolate_lru_pages(eng, lruvec, nr_to_scan, dst, &scanned, sc, lru);
+	mod_lruvec_state(lruvec, file ? NLRU_NR_ISOLATED_FILE : NLRU_NR_ISOLATED_ANON, (long)taken);
+	lruvec->reclaim_stat.recent_scanned[file] += taken;
+	mod_lruvec_state(lruvec, NLRU_NR_PAGES_SCANNED, (long)scanned);
+	count_reclaim_event(eng, event, lruvec, sc, scanned);
+	spin_unlock(&lruvec->lru_lock);
 	return taken;
 }
 
@@ -245,7 +257,7 @@ static enum page_references try_anon_pageout(struct nlru_engine *eng, struct pag
 	}
 }
 
-/* What shrink_page_list() saw of dirty and writeback file pages, for the PGDAT_* flags. */
+/* What shrink_page_list() saw of dirty and writeback file pages, for the lruvec's flags. */
 struct page_list_stat {
 	unsigned long nr_dirty;          /* dirty or under writeback */
 	unsigned long nr_unqueued_dirty; /* dirty and not yet queued for writeback */
@@ -254,23 +266,24 @@ struct page_list_stat {
 
 /*
  * A clean page cache page is dropped, leaving a shadow entry.  A dirty one is written only
- * by kswapd and only once the node is flagged PGDAT_DIRTY (4.8): everyone else marks it
- * PG_reclaim and moves on, so the writer that dirtied it, or kswapd, cleans it.
+ * by kswapd and only once its lruvec is flagged dirty (PGDAT_DIRTY in 4.8, ZONE_DIRTY in
+ * 4.7): everyone else marks it PG_reclaim and moves on, so the writer that dirtied it, or
+ * kswapd, cleans it.
  */
-static enum page_references try_file_reclaim(struct nlru_engine *eng, struct pglist_data *pgdat,
+static enum page_references try_file_reclaim(struct nlru_engine *eng, struct lruvec *lruvec,
 					     struct page *page, enum page_references ref,
 					     const struct scan_control *sc)
 {
 	if (page_test(page, PG_dirty)) {
-		if (!current_is_kswapd() || !(atomic_load(&pgdat->flags) & (1ul << PGDAT_DIRTY))) {
-			mod_node_page_state(pgdat, NLRU_NR_VMSCAN_IMMEDIATE, 1);
+		if (!current_is_kswapd() || !(atomic_load(&lruvec->flags) & (1ul << LRUVEC_DIRTY))) {
+			mod_lruvec_state(lruvec, NLRU_NR_VMSCAN_IMMEDIATE, 1);
 			page_set(page, PG_reclaim);
 			return PAGEREF_KEEP;
 		}
 		if (ref == PAGEREF_RECLAIM_CLEAN || !sc->may_writepage ||
 		    !(sc->gfp_mask & NLRU_GFP_FS) || filemap_pageout(eng, page))
 			return PAGEREF_KEEP;
-		mod_node_page_state(pgdat, NLRU_NR_VMSCAN_WRITE, 1);
+		mod_lruvec_state(lruvec, NLRU_NR_VMSCAN_WRITE, 1);
 	}
 	return filemap_remove_page(eng, page) ? PAGEREF_RECLAIM : PAGEREF_KEEP;
 }
@@ -291,11 +304,11 @@ static void tally_dirty(const struct page *page, struct page_list_stat *stat)
  * shrink_page_list(): decide each isolated page's fate.  Freed pages go to @free (their
  * refcount already 0), the rest stay on @list for putback.  Returns pages reclaimed.
  */
-static unsigned long shrink_page_list(struct nlru_engine *eng, struct pglist_data *pgdat,
+static unsigned long shrink_page_list(struct nlru_engine *eng, struct lruvec *lruvec,
 				      struct pfnlist *list, struct pfnlist *free,
 				      struct scan_control *sc, struct page_list_stat *stat)
 {
-	struct page *pages = pgdat->pages;
+	struct page *pages = lruvec->pgdat->pages;
 	struct pfnlist keep;
 	unsigned long reclaimed = 0, activated = 0;
 	uint32_t pfn;
@@ -320,7 +333,7 @@ static unsigned long shrink_page_list(struct nlru_engine *eng, struct pglist_dat
 		    page_test(page, PG_swapbacked))
 			ref = try_anon_pageout(eng, page, sc);
 		else if (ref == PAGEREF_RECLAIM || ref == PAGEREF_RECLAIM_CLEAN)
-			ref = try_file_reclaim(eng, pgdat, page, ref, sc);
+			ref = try_file_reclaim(eng, lruvec, page, ref, sc);
 		if (ref == PAGEREF_RECLAIM) {
 			pfnlist_add(free, pages, pfn);
 			reclaimed++;
@@ -338,17 +351,18 @@ static unsigned long shrink_page_list(struct nlru_engine *eng, struct pglist_dat
 }
 
 /* putback_inactive_pages(): kept pages back onto the list their flags name.  lru_lock held. */
-static void putback_inactive_pages(struct pglist_data *pgdat, struct pfnlist *list)
+static void putback_inactive_pages(struct lruvec *lruvec, struct pfnlist *list)
 {
-	struct zone_reclaim_stat *stat = &pgdat->lruvec.reclaim_stat;
+	struct zone_reclaim_stat *stat = &lruvec->reclaim_stat;
+	struct page *pages = lruvec->pgdat->pages;
 	uint32_t pfn;
 
-	while ((pfn = pfnlist_pop_tail(list, pgdat->pages)) != PFN_NIL) {
-		struct page *page = &pgdat->pages[pfn];
+	while ((pfn = pfnlist_pop_tail(list, pages)) != PFN_NIL) {
+		struct page *page = &pages[pfn];
 		enum lru_list lru = page_lru(page);
 
 		page_set(page, PG_lru);
-		__add_page_to_lru_list(pgdat, page, lru);
+		__add_page_to_lru_list(lruvec, page, lru);
 		if (is_active_lru(lru))
 			stat->recent_rotated[is_file_lru(lru)]++;
 		put_isolated(page);
@@ -364,10 +378,17 @@ static void free_page_list(struct nlru_engine *eng, struct pglist_data *pgdat,
 		free_pages_trusted(eng, &pgdat->pages[pfn], 0);
 }
 
-/* inactive_reclaimable_pages(): does some eligible zone have a batch worth scanning? */
-static bool inactive_reclaimable_pages(const struct pglist_data *pgdat,
+/*
+ * inactive_reclaimable_pages(): does some eligible zone have a batch worth scanning?  A 4.8
+ * check for node lruvecs, whose lists may hold nothing but ineligible pages; 4.7 has none.
+ */
+static bool inactive_reclaimable_pages(const struct lruvec *lruvec,
 				       const struct scan_control *sc, enum lru_list lru)
 {
+	const struct pglist_data *pgdat = lruvec->pgdat;
+
+	if (lruvec->zone)
+		return true;
 	for (int zid = 0; zid <= sc->reclaim_idx; zid++)
 		if (managed_zone(&pgdat->node_zones[zid]) &&
 		    zone_lru_size(pgdat, zid, lru) >= SWAP_CLUSTER_MAX)
@@ -376,22 +397,22 @@ static bool inactive_reclaimable_pages(const struct pglist_data *pgdat,
 }
 
 /* too_many_isolated(): direct reclaimers must not isolate more than the list holds. */
-static bool too_many_isolated(const struct pglist_data *pgdat, bool file,
+static bool too_many_isolated(const struct lruvec *lruvec, bool file,
 			      const struct scan_control *sc)
 {
 	long inactive, isolated;
 
 	if (current_is_kswapd())
 		return false;
-	inactive = node_page_state(pgdat, file ? NLRU_NR_INACTIVE_FILE : NLRU_NR_INACTIVE_ANON);
-	isolated = node_page_state(pgdat, file ? NLRU_NR_ISOLATED_FILE : NLRU_NR_ISOLATED_ANON);
+	inactive = (long)lruvec_lru_size(lruvec, file ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON);
+	isolated = lruvec_page_state(lruvec, file ? NLRU_NR_ISOLATED_FILE : NLRU_NR_ISOLATED_ANON);
 	if ((sc->gfp_mask & (NLRU_GFP_IO | NLRU_GFP_FS)) == (NLRU_GFP_IO | NLRU_GFP_FS))
 		inactive >>= 3;
 	return isolated > inactive;
 }
 
 static unsigned long shrink_inactive_list(struct nlru_engine *eng, unsigned long nr_to_scan,
-					  struct pglist_data *pgdat, struct scan_control *sc,
+					  struct lruvec *lruvec, struct scan_control *sc,
 					  enum lru_list lru)
 {
 	bool file = is_file_lru(lru);
@@ -400,47 +421,48 @@ static unsigned long shrink_inactive_list(struct nlru_engine *eng, unsigned long
 	unsigned long taken, reclaimed;
 	struct pfnlist list, free;
 
-	if (!inactive_reclaimable_pages(pgdat, sc, lru))
+	if (!inactive_reclaimable_pages(lruvec, sc, lru))
 		return 0;
 	/* Linux waits until the others are done; bounded here so nothing waits forever. */
-	for (int wait = 0; wait < MAX_ISOLATED_WAITS && too_many_isolated(pgdat, file, sc); wait++)
+	for (int wait = 0; wait < MAX_ISOLATED_WAITS && too_many_isolated(lruvec, file, sc); wait++)
 		congestion_wait(eng);
 	pfnlist_init(&list);
 	pfnlist_init(&free);
-	taken = isolate_and_count(eng, pgdat, nr_to_scan, &list, sc, lru,
+	taken = isolate_and_count(eng, lruvec, nr_to_scan, &list, sc, lru,
 				  current_is_kswapd() ? NLRU_PGSCAN_KSWAPD : NLRU_PGSCAN_DIRECT);
 	if (!taken)
 		return 0;
 
-	reclaimed = shrink_page_list(eng, pgdat, &list, &free, sc, &stat);
+	reclaimed = shrink_page_list(eng, lruvec, &list, &free, sc, &stat);
 
-	spin_lock(&pgdat->lru_lock);
+	spin_lock(&lruvec->lru_lock);
 	count_reclaim_event(eng, current_is_kswapd() ? NLRU_PGSTEAL_KSWAPD : NLRU_PGSTEAL_DIRECT,
-			    sc, reclaimed);
-	putback_inactive_pages(pgdat, &list);
-	mod_node_page_state(pgdat, isolated, -(long)taken);
-	spin_unlock(&pgdat->lru_lock);
-	free_page_list(eng, pgdat, &free);
-	/* The whole batch was dirty and unqueued: let kswapd write such pages (4.8 flags). */
+			    lruvec, sc, reclaimed);
+	putback_inactive_pages(lruvec, &list);
+	mod_lruvec_state(lruvec, isolated, -(long)taken);
+	spin_unlock(&lruvec->lru_lock);
+	free_page_list(eng, lruvec->pgdat, &free);
+	/* The whole batch was dirty and unqueued: let kswapd write such pages. */
 	if (stat.nr_writeback && stat.nr_writeback == taken)
-		atomic_fetch_or(&pgdat->flags, 1ul << PGDAT_WRITEBACK);
+		atomic_fetch_or(&lruvec->flags, 1ul << LRUVEC_WRITEBACK);
 	if (stat.nr_unqueued_dirty == taken)
-		atomic_fetch_or(&pgdat->flags, 1ul << PGDAT_DIRTY);
+		atomic_fetch_or(&lruvec->flags, 1ul << LRUVEC_DIRTY);
 	return reclaimed;
 }
 
 /* Move isolated pages to the head of @lru; returns how many.  lru_lock held. */
-static unsigned long move_pages_to_lru(struct pglist_data *pgdat, struct pfnlist *list,
+static unsigned long move_pages_to_lru(struct lruvec *lruvec, struct pfnlist *list,
 				       enum lru_list lru)
 {
+	struct page *pages = lruvec->pgdat->pages;
 	unsigned long moved = 0;
 	uint32_t pfn;
 
-	while ((pfn = pfnlist_pop_tail(list, pgdat->pages)) != PFN_NIL) {
-		struct page *page = &pgdat->pages[pfn];
+	while ((pfn = pfnlist_pop_tail(list, pages)) != PFN_NIL) {
+		struct page *page = &pages[pfn];
 
 		page_set(page, PG_lru);
-		__add_page_to_lru_list(pgdat, page, lru);
+		__add_page_to_lru_list(lruvec, page, lru);
 		put_isolated(page);
 		moved++;
 	}
@@ -452,9 +474,10 @@ static unsigned long move_pages_to_lru(struct pglist_data *pgdat, struct pfnlist
  * ones are only counted as rotated (4.8 keeps nothing active but executable file pages).
  */
 static void shrink_active_list(struct nlru_engine *eng, unsigned long nr_to_scan,
-			       struct pglist_data *pgdat, struct scan_control *sc,
+			       struct lruvec *lruvec, struct scan_control *sc,
 			       enum lru_list lru)
 {
+	struct page *pages = lruvec->pgdat->pages;
 	bool file = is_file_lru(lru);
 	enum nlru_node_stat_item isolated = file ? NLRU_NR_ISOLATED_FILE : NLRU_NR_ISOLATED_ANON;
 	unsigned long taken, rotated = 0, moved;
@@ -463,51 +486,51 @@ static void shrink_active_list(struct nlru_engine *eng, unsigned long nr_to_scan
 
 	pfnlist_init(&hold);
 	pfnlist_init(&inactive);
-	taken = isolate_and_count(eng, pgdat, nr_to_scan, &hold, sc, lru, NLRU_PGREFILL);
+	taken = isolate_and_count(eng, lruvec, nr_to_scan, &hold, sc, lru, NLRU_PGREFILL);
 
-	while ((pfn = pfnlist_pop_tail(&hold, pgdat->pages)) != PFN_NIL) {
-		struct page *page = &pgdat->pages[pfn];
+	while ((pfn = pfnlist_pop_tail(&hold, pages)) != PFN_NIL) {
+		struct page *page = &pages[pfn];
 
 		if (anon_page_referenced(page))
 			rotated++;
 		page_clear(page, PG_active);
-		pfnlist_add(&inactive, pgdat->pages, pfn);
+		pfnlist_add(&inactive, pages, pfn);
 	}
 
-	spin_lock(&pgdat->lru_lock);
-	pgdat->lruvec.reclaim_stat.recent_rotated[file] += rotated;
-	moved = move_pages_to_lru(pgdat, &inactive, lru - LRU_ACTIVE);
-	mod_node_page_state(pgdat, isolated, -(long)taken);
-	spin_unlock(&pgdat->lru_lock);
+	spin_lock(&lruvec->lru_lock);
+	lruvec->reclaim_stat.recent_rotated[file] += rotated;
+	moved = move_pages_to_lru(lruvec, &inactive, lru - LRU_ACTIVE);
+	mod_lruvec_state(lruvec, isolated, -(long)taken);
+	spin_unlock(&lruvec->lru_lock);
 	count_vm_events(eng, NLRU_PGDEACTIVATE, moved);
 }
 
 /* shrink_list(): an active list is aged only when its inactive list has run low. */
 static unsigned long shrink_list(struct nlru_engine *eng, enum lru_list lru,
-				 unsigned long nr_to_scan, struct pglist_data *pgdat,
+				 unsigned long nr_to_scan, struct lruvec *lruvec,
 				 struct scan_control *sc)
 {
 	if (is_active_lru(lru)) {
-		if (inactive_list_is_low(eng, pgdat, is_file_lru(lru), sc))
-			shrink_active_list(eng, nr_to_scan, pgdat, sc, lru);
+		if (inactive_list_is_low(eng, lruvec, is_file_lru(lru), sc))
+			shrink_active_list(eng, nr_to_scan, lruvec, sc, lru);
 		return 0;
 	}
-	return shrink_inactive_list(eng, nr_to_scan, pgdat, sc, lru);
+	return shrink_inactive_list(eng, nr_to_scan, lruvec, sc, lru);
 }
 
 /* The SCAN_FRACT weights: swappiness, tilted by how often each type's pages came back. */
-static void scan_fractions(struct nlru_engine *eng, struct pglist_data *pgdat,
+static void scan_fractions(struct nlru_engine *eng, struct lruvec *lruvec,
 			   unsigned long fraction[2], unsigned long *denominator)
 {
-	struct zone_reclaim_stat *stat = &pgdat->lruvec.reclaim_stat;
+	struct zone_reclaim_stat *stat = &lruvec->reclaim_stat;
 	unsigned long anon_prio = (unsigned long)eng->cfg.swappiness;
 	unsigned long file_prio = 200 - anon_prio;
-	unsigned long anon = lruvec_lru_size(pgdat, LRU_ACTIVE_ANON) +
-			     lruvec_lru_size(pgdat, LRU_INACTIVE_ANON);
-	unsigned long file = lruvec_lru_size(pgdat, LRU_ACTIVE_FILE) +
-			     lruvec_lru_size(pgdat, LRU_INACTIVE_FILE);
+	unsigned long anon = lruvec_lru_size(lruvec, LRU_ACTIVE_ANON) +
+			     lruvec_lru_size(lruvec, LRU_INACTIVE_ANON);
+	unsigned long file = lruvec_lru_size(lruvec, LRU_ACTIVE_FILE) +
+			     lruvec_lru_size(lruvec, LRU_INACTIVE_FILE);
 
-	spin_lock(&pgdat->lru_lock);
+	spin_lock(&lruvec->lru_lock);
 	/* Decay the history so that it follows the current workload. */
 	if (stat->recent_scanned[0] > anon / 4) {
 		stat->recent_scanned[0] /= 2;
@@ -519,32 +542,34 @@ static void scan_fractions(struct nlru_engine *eng, struct pglist_data *pgdat,
 	}
 	fraction[0] = anon_prio * (stat->recent_scanned[0] + 1) / (stat->recent_rotated[0] + 1);
 	fraction[1] = file_prio * (stat->recent_scanned[1] + 1) / (stat->recent_rotated[1] + 1);
-	spin_unlock(&pgdat->lru_lock);
+	spin_unlock(&lruvec->lru_lock);
 	*denominator = fraction[0] + fraction[1] + 1;
 }
 
-static enum scan_balance scan_balance(struct nlru_engine *eng, struct pglist_data *pgdat,
+static enum scan_balance scan_balance(struct nlru_engine *eng, struct lruvec *lruvec,
 				      const struct scan_control *sc)
 {
 	unsigned long file, free = 0, high = 0;
+	struct zone *zone;
 
 	if (!sc->may_swap || get_nr_swap_pages(eng) <= 0)
 		return SCAN_FILE;
 	if (sc->priority == 0 && eng->cfg.swappiness)
 		return SCAN_EQUAL;
-	/* The "cache trap": too little file cache left to reach the high watermarks. */
-	file = lruvec_lru_size(pgdat, LRU_ACTIVE_FILE) + lruvec_lru_size(pgdat, LRU_INACTIVE_FILE);
-	for (int zid = 0; zid < MAX_NR_ZONES; zid++) {
-		const struct zone *zone = &pgdat->node_zones[zid];
-
+	/*
+	 * The "cache trap": too little file cache left to reach the high watermarks, of every
+	 * zone of the node (4.8) or of the one zone (4.7).
+	 */
+	file = lruvec_lru_size(lruvec, LRU_ACTIVE_FILE) + lruvec_lru_size(lruvec, LRU_INACTIVE_FILE);
+	for_each_lruvec_zone(zone, lruvec) {
 		free += (unsigned long)zone_page_state(zone, NLRU_NR_FREE_PAGES);
 		if (managed_zone(zone))
 			high += high_wmark_pages(zone);
 	}
 	if (file + free <= high)
 		return SCAN_ANON;
-	if (!inactive_list_is_low(eng, pgdat, true, sc) &&
-	    lruvec_lru_size(pgdat, LRU_INACTIVE_FILE) >> sc->priority)
+	if (!inactive_list_is_low(eng, lruvec, true, sc) &&
+	    lruvec_lru_size(lruvec, LRU_INACTIVE_FILE) >> sc->priority)
 		return SCAN_FILE;
 	return SCAN_FRACT;
 }
@@ -554,22 +579,22 @@ static enum scan_balance scan_balance(struct nlru_engine *eng, struct pglist_dat
  * lists over the whole node, not only the eligible zones.  Returns the pages of the types
  * chosen (the slab shrinkers' denominator).
  */
-static unsigned long get_scan_count(struct nlru_engine *eng, struct pglist_data *pgdat,
+static unsigned long get_scan_count(struct nlru_engine *eng, struct lruvec *lruvec,
 				    const struct scan_control *sc, unsigned long nr[NR_LRU_LISTS])
 {
-	bool force_scan = current_is_kswapd() && !pgdat_reclaimable(eng, pgdat);
-	enum scan_balance balance = scan_balance(eng, pgdat, sc);
+	bool force_scan = current_is_kswapd() && !lruvec_reclaimable(eng, lruvec);
+	enum scan_balance balance = scan_balance(eng, lruvec, sc);
 	unsigned long fraction[2] = {1, 1}, denominator = 1, lru_pages = 0;
 	bool some_scanned = false;
 
 	if (balance == SCAN_FRACT)
-		scan_fractions(eng, pgdat, fraction, &denominator);
+		scan_fractions(eng, lruvec, fraction, &denominator);
 	/* A second pass forces a little scanning when rounding left everything at zero. */
 	for (int pass = 0; !some_scanned && pass < 2; pass++) {
 		lru_pages = 0;
 		for (int lru = 0; lru < LRU_UNEVICTABLE; lru++) {
 			int file = is_file_lru(lru);
-			unsigned long size = lruvec_lru_size(pgdat, lru);
+			unsigned long size = lruvec_lru_size(lruvec, (enum lru_list)lru);
 			unsigned long scan = size >> sc->priority;
 
 			if (!scan && pass && force_scan)
@@ -615,8 +640,8 @@ static void scale_remaining(unsigned long nr[NR_LRU_LISTS],
 	}
 }
 
-/* shrink_node_memcg(): scan the node's lists in proportion, SWAP_CLUSTER_MAX at a time. */
-static unsigned long shrink_lruvec(struct nlru_engine *eng, struct pglist_data *pgdat,
+/* shrink_node_memcg() / shrink_zone_memcg(): scan the lists in proportion, 32 at a time. */
+static unsigned long shrink_lruvec(struct nlru_engine *eng, struct lruvec *lruvec,
 				   struct scan_control *sc)
 {
 	unsigned long nr[NR_LRU_LISTS] = {0}, targets[NR_LRU_LISTS];
@@ -624,7 +649,7 @@ static unsigned long shrink_lruvec(struct nlru_engine *eng, struct pglist_data *
 	/* Direct reclaim at the first priority scans all it planned: a cheap, fair start. */
 	bool scan_adjusted = !current_is_kswapd() && sc->priority == DEF_PRIORITY;
 
-	lru_pages = get_scan_count(eng, pgdat, sc, nr);
+	lru_pages = get_scan_count(eng, lruvec, sc, nr);
 	memcpy(targets, nr, sizeof(targets));
 	while (nr[LRU_INACTIVE_ANON] || nr[LRU_ACTIVE_FILE] || nr[LRU_INACTIVE_FILE]) {
 		for (int lru = 0; lru < LRU_UNEVICTABLE; lru++) {
@@ -633,7 +658,7 @@ static unsigned long shrink_lruvec(struct nlru_engine *eng, struct pglist_data *
 			if (!chunk)
 				continue;
 			nr[lru] -= chunk;
-			reclaimed += shrink_list(eng, (enum lru_list)lru, chunk, pgdat, sc);
+			reclaimed += shrink_list(eng, (enum lru_list)lru, chunk, lruvec, sc);
 		}
 		if (reclaimed < sc->nr_to_reclaim || scan_adjusted)
 			continue;
@@ -645,40 +670,58 @@ static unsigned long shrink_lruvec(struct nlru_engine *eng, struct pglist_data *
 	}
 	sc->nr_reclaimed += reclaimed;
 	/* Always age the anon list a little, so there is something to reclaim next time. */
-	if (inactive_list_is_low(eng, pgdat, false, sc))
-		shrink_active_list(eng, SWAP_CLUSTER_MAX, pgdat, sc, LRU_ACTIVE_ANON);
+	if (inactive_list_is_low(eng, lruvec, false, sc))
+		shrink_active_list(eng, SWAP_CLUSTER_MAX, lruvec, sc, LRU_ACTIVE_ANON);
 	return lru_pages;
 }
 
-bool shrink_node(struct nlru_engine *eng, struct pglist_data *pgdat, struct scan_control *sc)
+/*
+ * One reclaim pass over @lruvec, then the shrinkers in proportion to what it scanned when
+ * @with_slab (always for a node, 4.8; only for the classzone's zone, 4.7).  True if it made
+ * progress.  should_continue_reclaim() only loops for compaction, which is not modelled.
+ */
+static bool shrink_lruvec_and_slab(struct nlru_engine *eng, struct lruvec *lruvec,
+				   struct scan_control *sc, bool with_slab)
 {
 	unsigned long reclaimed = sc->nr_reclaimed, scanned = sc->nr_scanned, lru_pages;
 	struct reclaim_state reclaim_state = {0};
 
 	pthread_rwlock_rdlock(&eng->owners.lock);
-	lru_pages = shrink_lruvec(eng, pgdat, sc);
+	lru_pages = shrink_lruvec(eng, lruvec, sc);
 	pthread_rwlock_unlock(&eng->owners.lock);
-	/* Caches off the LRU give back in proportion to what this pass scanned of it. */
-	current_reclaim_state = &reclaim_state;
-	shrink_slab(eng, pgdat->node_id, sc->nr_scanned - scanned, lru_pages);
-	current_reclaim_state = NULL;
-	sc->nr_reclaimed += reclaim_state.reclaimed_slab;
-	/* should_continue_reclaim() only loops for compaction, which the engine does not model. */
+	if (with_slab) {
+		/* Caches off the LRU give back in proportion to what this pass scanned of it. */
+		current_reclaim_state = &reclaim_state;
+		shrink_slab(eng, lruvec->pgdat->node_id, sc->nr_scanned - scanned, lru_pages);
+		current_reclaim_state = NULL;
+		sc->nr_reclaimed += reclaim_state.reclaimed_slab;
+	}
 	return sc->nr_reclaimed - reclaimed || sc->nr_scanned - scanned;
 }
 
-void age_active_anon(struct nlru_engine *eng, struct pglist_data *pgdat, struct scan_control *sc)
+bool shrink_node(struct nlru_engine *eng, struct pglist_data *pgdat, struct scan_control *sc)
 {
-	if (!total_swap_pages(eng) || !inactive_list_is_low(eng, pgdat, false, sc))
+	return shrink_lruvec_and_slab(eng, &pgdat->lruvec, sc, true);
+}
+
+bool shrink_zone(struct nlru_engine *eng, struct zone *zone, struct scan_control *sc,
+		 bool is_classzone)
+{
+	return shrink_lruvec_and_slab(eng, &zone->lruvec, sc, is_classzone);
+}
+
+void age_active_anon(struct nlru_engine *eng, struct lruvec *lruvec, struct scan_control *sc)
+{
+	if (!total_swap_pages(eng) || !inactive_list_is_low(eng, lruvec, false, sc))
 		return;
 	pthread_rwlock_rdlock(&eng->owners.lock);
-	shrink_active_list(eng, SWAP_CLUSTER_MAX, pgdat, sc, LRU_ACTIVE_ANON);
+	shrink_active_list(eng, SWAP_CLUSTER_MAX, lruvec, sc, LRU_ACTIVE_ANON);
 	pthread_rwlock_unlock(&eng->owners.lock);
 }
 
 /* shrink_zones(), 4.8: each node of the zonelist once per priority, eligible zones only. */
-static void shrink_zones(struct nlru_engine *eng, struct zonelist *zonelist,
-			 struct scan_control *sc)
+void shrink_zones_node(struct nlru_engine *eng, struct zonelist *zonelist,
+		       struct scan_control *sc)
 {
 	struct zoneref *z = zonelist->_zonerefs;
 	struct pglist_data *last_pgdat = NULL;
@@ -687,12 +730,38 @@ static void shrink_zones(struct nlru_engine *eng, struct zonelist *zonelist,
 	for_next_zone_zonelist(zone, z, sc->reclaim_idx) {
 		/* An unreclaimable node is kswapd's to poll, not ours to rescan. */
 		if (sc->priority != DEF_PRIORITY && !sc->ignore_unreclaimable &&
-		    !pgdat_reclaimable(eng, zone->zone_pgdat))
+		    !lruvec_reclaimable(eng, &zone->zone_pgdat->lruvec))
 			continue;
 		if (zone->zone_pgdat == last_pgdat)
 			continue;
 		last_pgdat = zone->zone_pgdat;
 		shrink_node(eng, zone->zone_pgdat, sc);
+	}
+}
+
+/*
+ * shrink_zones(), 4.7: every eligible zone of every node, each its own lists scanned at this
+ * priority.  The shrinkers run with the node's classzone only: the request's highest zone,
+ * or the highest populated one below it on that node.
+ */
+void shrink_zones_zone(struct nlru_engine *eng, struct zonelist *zonelist,
+		       struct scan_control *sc)
+{
+	struct zoneref *z = zonelist->_zonerefs;
+	struct zone *zone;
+
+	for_next_zone_zonelist(zone, z, sc->reclaim_idx) {
+		struct pglist_data *pgdat = zone->zone_pgdat;
+		int classzone_idx = sc->reclaim_idx;
+
+		if (!populated_zone(zone))
+			continue;
+		while (classzone_idx > 0 && !populated_zone(&pgdat->node_zones[classzone_idx]))
+			classzone_idx--;
+		if (sc->priority != DEF_PRIORITY && !sc->ignore_unreclaimable &&
+		    !lruvec_reclaimable(eng, &zone->lruvec))
+			continue;
+		shrink_zone(eng, zone, sc, zone->zone_idx == classzone_idx);
 	}
 }
 
@@ -702,10 +771,11 @@ static unsigned long do_try_to_free_pages(struct nlru_engine *eng, struct zoneli
 {
 	unsigned long total_scanned = 0;
 
+	/* 4.8 counts allocstall_<zone of the request>; 4.7's single allocstall is their sum. */
 	count_zid_vm_events(eng, NLRU_ALLOCSTALL, sc->reclaim_idx, 1);
 	do {
 		sc->nr_scanned = 0;
-		shrink_zones(eng, zonelist, sc);
+		eng->mode->shrink_zones(eng, zonelist, sc);
 		total_scanned += sc->nr_scanned;
 		if (sc->nr_reclaimed >= sc->nr_to_reclaim)
 			break;

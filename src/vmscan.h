@@ -1,6 +1,6 @@
 /*
- * Page reclaim (Linux 4.8 mm/vmscan.c, node mode): scan_control, shrink_node and the list
- * shrinkers, and the entry points the allocator and kswapd call.
+ * Page reclaim (mm/vmscan.c): scan_control, shrink_node (4.8) and shrink_zone (4.7) over the
+ * one shared lruvec reclaim core, and the entry points the allocator and kswapd call.
  */
 #ifndef NODELRU_VMSCAN_H
 #define NODELRU_VMSCAN_H
@@ -27,7 +27,8 @@ struct scan_control {
 	unsigned long nr_to_reclaim; /* stop once this many pages are reclaimed */
 	unsigned int gfp_mask;
 	int order;
-	int reclaim_idx; /* highest zone whose pages may be isolated (4.8) */
+	int reclaim_idx; /* highest zone whose pages may be isolated (4.8; zone mode: the
+			    highest zone it may shrink) */
 	int priority;    /* scan lists >> priority: 12 down to 0 */
 	unsigned int may_writepage : 1;
 	unsigned int may_unmap : 1;
@@ -37,11 +38,22 @@ struct scan_control {
 	unsigned long nr_reclaimed; /* pages freed */
 };
 
-/* shrink_node(): one proportional pass over the node's lists.  True if it made progress. */
+/* shrink_node() (4.8): one proportional pass over the node's lists, then the shrinkers. */
 bool shrink_node(struct nlru_engine *eng, struct pglist_data *pgdat, struct scan_control *sc);
 
+/*
+ * shrink_zone() (4.7): one proportional pass over the zone's lists; the shrinkers run only
+ * when @is_classzone.  True if it made progress.
+ */
+bool shrink_zone(struct nlru_engine *eng, struct zone *zone, struct scan_control *sc,
+		 bool is_classzone);
+
+/* Direct reclaim's walk of the zonelist, one per mode (struct reclaim_mode). */
+void shrink_zones_node(struct nlru_engine *eng, struct zonelist *zonelist, struct scan_control *sc);
+void shrink_zones_zone(struct nlru_engine *eng, struct zonelist *zonelist, struct scan_control *sc);
+
 /* age_active_anon(): keep the inactive anon list from running empty (kswapd). */
-void age_active_anon(struct nlru_engine *eng, struct pglist_data *pgdat, struct scan_control *sc);
+void age_active_anon(struct nlru_engine *eng, struct lruvec *lruvec, struct scan_control *sc);
 
 /*
  * try_to_free_pages(): direct reclaim for an allocation of @order with @gfp whose zones go up
@@ -66,11 +78,22 @@ unsigned long try_to_free_pages_oom(struct nlru_engine *eng, struct zonelist *zo
 unsigned long zone_reclaimable_pages(const struct nlru_engine *eng, const struct zone *zone);
 
 /*
- * pgdat_reclaimable(): false once reclaim has scanned six times what the node could give
- * back since a page was last freed there (4.8's "unreclaimable" rule, NR_PAGES_SCANNED).
+ * lruvec_reclaimable(): false once reclaim has scanned six times what the lruvec could give
+ * back since a page was last freed to its node (4.8 pgdat_reclaimable) or zone (4.7
+ * zone_reclaimable): the "unreclaimable" rule of NR_PAGES_SCANNED.
  */
-unsigned long pgdat_reclaimable_pages(const struct nlru_engine *eng, const struct pglist_data *pgdat);
-bool pgdat_reclaimable(const struct nlru_engine *eng, const struct pglist_data *pgdat);
+unsigned long lruvec_reclaimable_pages(const struct nlru_engine *eng, const struct lruvec *lruvec);
+bool lruvec_reclaimable(const struct nlru_engine *eng, const struct lruvec *lruvec);
+
+static inline bool pgdat_reclaimable(const struct nlru_engine *eng, const struct pglist_data *pgdat)
+{
+	return lruvec_reclaimable(eng, &pgdat->lruvec);
+}
+
+static inline bool zone_reclaimable(const struct nlru_engine *eng, const struct zone *zone)
+{
+	return lruvec_reclaimable(eng, &zone->lruvec);
+}
 
 /* congestion_wait(BLK_RW_ASYNC, HZ/10): give writeback time to complete. */
 void congestion_wait(struct nlru_engine *eng);

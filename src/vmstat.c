@@ -79,6 +79,15 @@ const char *nlru_vm_event_help(enum nlru_vm_event_item item)
 	return (unsigned int)item < NR_VM_EVENT_ITEMS ? event_desc[item].help : NULL;
 }
 
+int calculate_normal_threshold(const struct nlru_engine *eng, const struct zone *zone)
+{
+	int cpus_fls = 32 - __builtin_clz((unsigned int)eng->nr_cpus);
+	unsigned long mem = zone->managed_pages >> (27 - PAGE_SHIFT);
+	int mem_fls = mem ? 64 - __builtin_clzl(mem) : 0;
+
+	return MIN(125, 2 * cpus_fls * (1 + mem_fls));
+}
+
 /* Order-0 allocations made through a zone's per-CPU lists. */
 static long pcp_alloc_sum(const struct nlru_engine *eng, const struct zone *zone)
 {

@@ -57,6 +57,40 @@ static inline void mod_node_page_state(struct pglist_data *pgdat, enum nlru_node
 	atomic_fetch_add_explicit(&pgdat->vm_stat[item], delta, memory_order_relaxed);
 }
 
+/*
+ * A node item of @lruvec's pages: the node counter, and in zone mode also the zone's copy
+ * (4.7 keeps every counter per zone; the node counter stays their sum).
+ */
+static inline void mod_lruvec_state(struct lruvec *lruvec, enum nlru_node_stat_item item,
+				    long delta)
+{
+	mod_node_page_state(lruvec->pgdat, item, delta);
+	if (lruvec->zone)
+		atomic_fetch_add_explicit(&lruvec->zone->vm_node_stat[item], delta,
+					  memory_order_relaxed);
+}
+
+/* A node item of @page's node, and in zone mode of its zone (the page's lruvec). */
+static inline void mod_page_node_state(struct pglist_data *pgdat, const struct page *page,
+				       enum nlru_node_stat_item item, long delta)
+{
+	mod_lruvec_state(page_lruvec(pgdat, page), item, delta);
+}
+
+/* A node item as @lruvec's reclaim sees it: the node's in node mode, the zone's in zone mode. */
+static inline long lruvec_page_state(const struct lruvec *lruvec, enum nlru_node_stat_item item)
+{
+	if (lruvec->zone)
+		return atomic_load_explicit(&lruvec->zone->vm_node_stat[item], memory_order_relaxed);
+	return node_page_state(lruvec->pgdat, item);
+}
+
+/* A node item of one zone: its zone-mode copy (zoneinfo in the 4.7 layout). */
+static inline long zone_node_page_state(const struct zone *zone, enum nlru_node_stat_item item)
+{
+	return atomic_load_explicit(&zone->vm_node_stat[item], memory_order_relaxed);
+}
+
 /* A per-CPU list count, bumped by its lock holder. */
 static inline void pcp_stat_add(struct per_cpu_pages *pcp, enum pcp_stat item, long delta)
 {
@@ -64,6 +98,13 @@ static inline void pcp_stat_add(struct per_cpu_pages *pcp, enum pcp_stat item, l
 			      atomic_load_explicit(&pcp->stat[item], memory_order_relaxed) + delta,
 			      memory_order_relaxed);
 }
+
+/*
+ * calculate_normal_threshold(): the per-CPU stat threshold Linux gives @zone (about 2 x fls of
+ * the CPUs x 128 MiB units of memory, at most 125).  The engine's counters are exact; zoneinfo
+ * prints it, and zone mode folds allocations into NR_ALLOC_BATCH at this stride.
+ */
+int calculate_normal_threshold(const struct nlru_engine *eng, const struct zone *zone);
 
 /* Reporting reads: fold the per-CPU list counts into the zone and event counters. */
 long zone_stat_read(const struct nlru_engine *eng, const struct zone *zone,

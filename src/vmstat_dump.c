@@ -1,7 +1,9 @@
 /*
- * vmstat_dump.c - the text dumps, byte for byte in Linux 4.8's formats (mm/vmstat.c
- * vmstat_show and zoneinfo_show_print, drivers/base/node.c node_read_vmstat): so the engine's
- * dumps and a real kernel's go through the same tools.
+ * vmstat_dump.c - the text dumps, byte for byte in the formats of the kernel the engine's
+ * mode imitates (mm/vmstat.c vmstat_show and zoneinfo_show_print, drivers/base/node.c
+ * node_read_vmstat): so the engine's dumps and a real kernel's go through the same tools.
+ * This file has the public calls, what both layouts share, and the Linux 4.8 layout of node
+ * mode; vmstat_dump_47.c has the 4.7 layout of zone mode.
  *
  * The engine is configured like an x86_64 NUMA kernel without THP, compaction, migration,
  * NUMA balancing, hugetlb, balloon and ZSMALLOC: the counters of those groups are absent, as
@@ -14,9 +16,9 @@
 #include "pcp.h"
 #include "vmscan.h"
 #include "vmstat.h"
+#include "vmstat_dump.h"
 
-static long sum_zone_stat(const struct nlru_engine *eng, int only_nid,
-			  enum nlru_zone_stat_item item)
+long sum_zone_stat(const struct nlru_engine *eng, int only_nid, enum nlru_zone_stat_item item)
 {
 	long sum = 0;
 
@@ -28,8 +30,7 @@ static long sum_zone_stat(const struct nlru_engine *eng, int only_nid,
 	return sum;
 }
 
-static long sum_node_stat(const struct nlru_engine *eng, int only_nid,
-			  enum nlru_node_stat_item item)
+long sum_node_stat(const struct nlru_engine *eng, int only_nid, enum nlru_node_stat_item item)
 {
 	long sum = 0;
 
@@ -39,8 +40,8 @@ static long sum_node_stat(const struct nlru_engine *eng, int only_nid,
 	return sum;
 }
 
-/* Zone items, then node items: /proc/vmstat over every node, nodeN/vmstat over one. */
-static void dump_state_items(const struct nlru_engine *eng, int only_nid, FILE *out)
+/* 4.8: zone items, then node items: /proc/vmstat over every node, nodeN/vmstat over one. */
+void dump_vmstat_items_48(struct nlru_engine *eng, int only_nid, FILE *out)
 {
 	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
 		fprintf(out, "%s %lu\n", nlru_zone_stat_name(i),
@@ -50,7 +51,7 @@ static void dump_state_items(const struct nlru_engine *eng, int only_nid, FILE *
 			(unsigned long)sum_node_stat(eng, only_nid, i));
 }
 
-static void dump_events(struct nlru_engine *eng, FILE *out)
+void dump_vmstat_events_48(struct nlru_engine *eng, FILE *out)
 {
 	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++) {
 		const char *sum_name;
@@ -74,11 +75,11 @@ int nlru_vmstat_dump(struct nlru_engine *eng, FILE *out)
 
 	if (!eng || !out)
 		return -EINVAL;
-	dump_state_items(eng, -1, out);
+	eng->mode->dump_vmstat_items(eng, -1, out);
 	global_dirty_limits(eng, &background, &dirty);
 	fprintf(out, "nr_dirty_threshold %lu\n", dirty);
 	fprintf(out, "nr_dirty_background_threshold %lu\n", background);
-	dump_events(eng, out);
+	eng->mode->dump_vmstat_events(eng, out);
 	return ferror(out) ? -EIO : 0;
 }
 
@@ -86,18 +87,8 @@ int nlru_node_vmstat_dump(struct nlru_engine *eng, int nid, FILE *out)
 {
 	if (!eng || !out || nid < 0 || nid >= eng->nr_nodes)
 		return -EINVAL;
-	dump_state_items(eng, nid, out);
+	eng->mode->dump_vmstat_items(eng, nid, out);
 	return ferror(out) ? -EIO : 0;
-}
-
-/* calculate_normal_threshold(): what Linux would print; the engine's counters are exact. */
-static int stat_threshold(const struct nlru_engine *eng, const struct zone *zone)
-{
-	int cpus_fls = 32 - __builtin_clz((unsigned int)eng->nr_cpus);
-	unsigned long mem = zone->managed_pages >> (27 - PAGE_SHIFT);
-	int mem_fls = mem ? 64 - __builtin_clzl(mem) : 0;
-
-	return MIN(125, 2 * cpus_fls * (1 + mem_fls));
 }
 
 static bool is_zone_first_populated(const struct pglist_data *pgdat, const struct zone *zone)
@@ -108,7 +99,7 @@ static bool is_zone_first_populated(const struct pglist_data *pgdat, const struc
 	return false;
 }
 
-static void dump_zone_header(const struct nlru_engine *eng, const struct zone *zone, FILE *out)
+static void dump_zone_header_48(const struct nlru_engine *eng, const struct zone *zone, FILE *out)
 {
 	const struct pglist_data *pgdat = zone->zone_pgdat;
 
@@ -133,10 +124,9 @@ static void dump_zone_header(const struct nlru_engine *eng, const struct zone *z
 			(unsigned long)zone_stat_read(eng, zone, i));
 }
 
-static void dump_zone_tail(const struct nlru_engine *eng, const struct zone *zone, FILE *out)
+/* The protection line and the per-CPU lists: the same in 4.7 and 4.8. */
+void dump_zone_pagesets(const struct nlru_engine *eng, const struct zone *zone, FILE *out)
 {
-	const struct pglist_data *pgdat = zone->zone_pgdat;
-
 	fprintf(out, "\n        protection: (%ld", zone->lowmem_reserve[0]);
 	for (int j = 1; j < MAX_NR_ZONES; j++)
 		fprintf(out, ", %ld", zone->lowmem_reserve[j]);
@@ -147,27 +137,39 @@ static void dump_zone_tail(const struct nlru_engine *eng, const struct zone *zon
 		fprintf(out,
 			"\n    cpu: %i\n              count: %i\n              high:  %i"
 			"\n              batch: %i\n  vm stats threshold: %d",
-			cpu, pcp_count(pcp), pcp->high, pcp->batch, stat_threshold(eng, zone));
+			cpu, pcp_count(pcp), pcp->high, pcp->batch, zone->stat_threshold);
 	}
+}
+
+static void dump_zone_tail_48(const struct nlru_engine *eng, const struct zone *zone, FILE *out)
+{
+	const struct pglist_data *pgdat = zone->zone_pgdat;
+
+	dump_zone_pagesets(eng, zone, out);
 	fprintf(out, "\n  node_unreclaimable:  %u\n  start_pfn:           %lu"
 		     "\n  node_inactive_ratio: %u\n",
 		!pgdat_reclaimable(eng, pgdat),
 		(unsigned long)(pgdat->node_start_pfn + zone->zone_start_pfn), 0u);
 }
 
-int nlru_zoneinfo_dump(struct nlru_engine *eng, FILE *out)
+void dump_zoneinfo_48(struct nlru_engine *eng, FILE *out)
 {
-	if (!eng || !out)
-		return -EINVAL;
 	for (int nid = 0; nid < eng->nr_nodes; nid++) {
 		for (int zid = 0; zid < MAX_NR_ZONES; zid++) {
 			const struct zone *zone = &NODE_DATA(eng, nid)->node_zones[zid];
 
 			if (!populated_zone(zone))
 				continue;
-			dump_zone_header(eng, zone, out);
-			dump_zone_tail(eng, zone, out);
+			dump_zone_header_48(eng, zone, out);
+			dump_zone_tail_48(eng, zone, out);
 		}
 	}
+}
+
+int nlru_zoneinfo_dump(struct nlru_engine *eng, FILE *out)
+{
+	if (!eng || !out)
+		return -EINVAL;
+	eng->mode->dump_zoneinfo(eng, out);
 	return ferror(out) ? -EIO : 0;
 }

@@ -5,6 +5,7 @@
  * The setup runs once at engine creation with no allocation in flight, so it takes no lock;
  * the checks read NR_FREE_PAGES lock-free, as Linux does.
  */
+#include "page_alloc_fair.h"
 #include "watermark.h"
 #include "gfp.h"
 #include "vmstat.h"
@@ -68,6 +69,7 @@ static void setup_per_zone_wmarks(struct nlru_engine *eng)
 			zone->watermark[WMARK_MIN] = tmp;
 			zone->watermark[WMARK_LOW] = tmp + gap;
 			zone->watermark[WMARK_HIGH] = tmp + 2 * gap;
+			zone_reset_alloc_batch(zone);
 		}
 	}
 }

@@ -1,9 +1,11 @@
 /*
- * workingset.c - refault detection (Linux 4.8 mm/workingset.c, node-aware).
+ * workingset.c - refault detection (mm/workingset.c): one clock per lruvec, so per node in
+ * node mode (4.8) and per zone in zone mode (4.7).
  *
  * The clock is lruvec->inactive_age: it ticks on every eviction and every activation of a
  * file page, so the distance between an eviction and its refault is the number of pages that
- * competed for the inactive list meanwhile.  A 64-bit clock never wraps here, so the shadow
+ * competed for the inactive list meanwhile.  The shadow entry names the node and the zone of
+ * the evicted page, as 4.7's does, so a refault finds the clock it was stamped with.  A 64-bit clock never wraps here, so the shadow
  * keeps it whole (Linux packs it with the node and memcg into a radix tree exceptional entry
  * and drops low bits on huge machines).
  *
@@ -20,12 +22,12 @@
 #define SHADOWS_PER_FILE_PAGE 4
 #define SLOTS_PER_RADIX_NODE 64
 
-uint64_t workingset_eviction(struct pglist_data *pgdat)
+uint64_t workingset_eviction(struct lruvec *lruvec, const struct page *page)
 {
-	uint64_t eviction = atomic_fetch_add(&pgdat->lruvec.inactive_age, 1) + 1;
+	uint64_t eviction = atomic_fetch_add(&lruvec->inactive_age, 1) + 1;
 
-	atomic_fetch_add(&pgdat->nr_shadows, 1);
-	return shadow_slot(pgdat->node_id, eviction);
+	atomic_fetch_add(&lruvec->pgdat->nr_shadows, 1);
+	return shadow_slot(lruvec->pgdat->node_id, (int)page_zonenum(page), eviction);
 }
 
 void workingset_shadow_gone(struct nlru_engine *eng, uint64_t shadow)
@@ -36,28 +38,29 @@ void workingset_shadow_gone(struct nlru_engine *eng, uint64_t shadow)
 bool workingset_refault(struct nlru_engine *eng, uint64_t shadow)
 {
 	struct pglist_data *pgdat = NODE_DATA(eng, slot_nid(shadow));
-	uint64_t eviction = shadow >> 8;
-	uint64_t refault = atomic_load(&pgdat->lruvec.inactive_age);
+	struct lruvec *lruvec = pgdat->node_zones[shadow_zid(shadow)].page_lruvec;
+	uint64_t eviction = shadow_eviction(shadow);
+	uint64_t refault = atomic_load(&lruvec->inactive_age);
 	uint64_t distance = refault - eviction;
 
-	mod_node_page_state(pgdat, NLRU_WORKINGSET_REFAULT, 1);
+	mod_lruvec_state(lruvec, NLRU_WORKINGSET_REFAULT, 1);
 	/* Would it have stayed if the active file pages had made room for it? */
-	if (distance > lruvec_lru_size(pgdat, LRU_ACTIVE_FILE))
+	if (distance > lruvec_lru_size(lruvec, LRU_ACTIVE_FILE))
 		return false;
-	mod_node_page_state(pgdat, NLRU_WORKINGSET_ACTIVATE, 1);
+	mod_lruvec_state(lruvec, NLRU_WORKINGSET_ACTIVATE, 1);
 	return true;
 }
 
-void workingset_activation(struct pglist_data *pgdat)
+void workingset_activation(struct lruvec *lruvec)
 {
-	atomic_fetch_add(&pgdat->lruvec.inactive_age, 1);
+	atomic_fetch_add(&lruvec->inactive_age, 1);
 }
 
 static long shadows_over_limit(struct nlru_engine *eng, int nid)
 {
 	struct pglist_data *pgdat = NODE_DATA(eng, nid);
-	long file = (long)(lruvec_lru_size(pgdat, LRU_ACTIVE_FILE) +
-			   lruvec_lru_size(pgdat, LRU_INACTIVE_FILE));
+	long file = node_page_state(pgdat, NLRU_NR_ACTIVE_FILE) +
+		    node_page_state(pgdat, NLRU_NR_INACTIVE_FILE);
 
 	return atomic_load(&pgdat->nr_shadows) - SHADOWS_PER_FILE_PAGE * file;
 }

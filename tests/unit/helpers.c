@@ -129,30 +129,52 @@ int64_t vmstat_value(struct nlru_engine *eng, const char *name)
 	return v;
 }
 
-static void check_node_lists(struct pglist_data *pgdat)
+/* Walk @lruvec's lists: flags, sizes, and the per-zone sizes of the pages on them. */
+static void check_lruvec_lists(struct lruvec *lruvec)
 {
+	struct pglist_data *pgdat = lruvec->pgdat;
+
 	for (int lru = 0; lru < NR_LRU_LISTS; lru++) {
 		long per_zone[MAX_NR_ZONES] = {0}, total = 0;
 		uint32_t pfn;
 
-		pfnlist_for_each(pfn, &pgdat->lruvec.lists[lru], pgdat->pages) {
+		pfnlist_for_each(pfn, &lruvec->lists[lru], pgdat->pages) {
 			struct page *page = &pgdat->pages[pfn];
 
 			cr_assert(page_test(page, PG_lru), "node %d pfn %u on list %d without PG_lru",
 				  pgdat->node_id, pfn, lru);
 			cr_assert_eq((int)page_lru(page), lru, "pfn %u on list %d belongs on %d", pfn,
 				     lru, (int)page_lru(page));
+			cr_assert_eq(page_lruvec(pgdat, page), lruvec,
+				     "pfn %u of zone %d is on another zone's lists", pfn,
+				     (int)page_zonenum(page));
 			per_zone[page_zonenum(page)]++;
 			total++;
 		}
-		cr_assert_eq((long)lruvec_lru_size(pgdat, (enum lru_list)lru), total,
+		cr_assert_eq((long)lruvec_lru_size(lruvec, (enum lru_list)lru), total,
 			     "node %d list %d: counter %lu, walked %ld", pgdat->node_id, lru,
-			     lruvec_lru_size(pgdat, (enum lru_list)lru), total);
-		for (int zid = 0; zid < MAX_NR_ZONES; zid++)
+			     lruvec_lru_size(lruvec, (enum lru_list)lru), total);
+		for (int zid = 0; zid < MAX_NR_ZONES; zid++) {
+			if (lruvec->zone && zid != lruvec->zone->zone_idx)
+				continue;
 			cr_assert_eq((long)zone_lru_size(pgdat, zid, (enum lru_list)lru),
 				     per_zone[zid], "node %d zone %d list %d: counter %lu, walked %ld",
 				     pgdat->node_id, zid, lru,
 				     zone_lru_size(pgdat, zid, (enum lru_list)lru), per_zone[zid]);
+		}
+	}
+}
+
+/* Zone mode keeps each node item per zone too: the node counter is their sum. */
+static void check_zone_copies(struct pglist_data *pgdat)
+{
+	for (int i = NLRU_NR_ISOLATED_ANON; i < NR_VM_NODE_STAT_ITEMS; i++) {
+		long sum = 0;
+
+		for (int zid = 0; zid < MAX_NR_ZONES; zid++)
+			sum += zone_node_page_state(&pgdat->node_zones[zid], i);
+		cr_assert_eq(sum, node_page_state(pgdat, i), "node %d %s: zones add up to %ld, node %ld",
+			     pgdat->node_id, nlru_node_stat_name(i), sum, node_page_state(pgdat, i));
 	}
 }
 
@@ -162,10 +184,20 @@ void check_lru_invariants(struct nlru_engine *eng, bool only_anon_allocated)
 
 	for (int nid = 0; nid < eng->nr_nodes; nid++) {
 		struct pglist_data *pgdat = NODE_DATA(eng, nid);
+		bool zone_mode = nlru_engine_mode(eng) == NLRU_MODE_ZONE;
 
-		spin_lock(&pgdat->lru_lock);
-		check_node_lists(pgdat);
-		spin_unlock(&pgdat->lru_lock);
+		for (int zid = 0; zid < MAX_NR_ZONES; zid++) {
+			struct lruvec *lruvec = zone_mode ? &pgdat->node_zones[zid].lruvec
+							  : &pgdat->lruvec;
+
+			if (!zone_mode && zid)
+				break;
+			spin_lock(&lruvec->lru_lock);
+			check_lruvec_lists(lruvec);
+			spin_unlock(&lruvec->lru_lock);
+		}
+		if (zone_mode)
+			check_zone_copies(pgdat);
 		anon += node_page_state(pgdat, NLRU_NR_ANON_MAPPED);
 		isolated += node_page_state(pgdat, NLRU_NR_ISOLATED_ANON) +
 			    node_page_state(pgdat, NLRU_NR_ISOLATED_FILE);

@@ -450,7 +450,7 @@ Test(filemap, kswapd_writes_dirty_pages_once_the_node_is_dirty)
 	cr_expect_eq(vmstat_value(eng, "nr_vmscan_write"), 0);
 	cr_assert_eq(nlru_kswapd_run(eng, 0), 0);
 	cr_expect_eq(vmstat_value(eng, "nr_vmscan_write"), 0, "first pass: referenced, kept");
-	cr_expect(atomic_load(&NODE_DATA(eng, 0)->flags) & (1ul << PGDAT_DIRTY));
+	cr_expect(atomic_load(&NODE_DATA(eng, 0)->lruvec.flags) & (1ul << LRUVEC_DIRTY));
 	cr_assert_eq(nlru_kswapd_run(eng, 0), 0);
 	cr_expect_gt(vmstat_value(eng, "nr_vmscan_write"), 0, "kswapd wrote dirty file pages");
 	cr_expect_gt(vmstat_value(eng, "pgsteal_kswapd"), 0, "and freed them");

@@ -1,0 +1,256 @@
+/*
+ * kswapd_zone.c - kswapd's Linux 4.7 policy, for zone mode (mm/vmscan.c of 4.7: wakeup_kswapd,
+ * kswapd, kswapd_try_to_sleep, prepare_kswapd_sleep, pgdat_balanced, balance_pgdat,
+ * kswapd_shrink_zone).  The thread and its wait queue are kswapd.c's.
+ *
+ * How 4.7 differs from 4.8 (KERNEL-RECLAIM.md §5.6):
+ *  - a wakeup is per zone, judged by that zone's own high watermark with no lowmem reserve;
+ *  - the pending request keeps the largest order, and takes the smaller classzone only when
+ *    the order grows; it resets to order 0 and the highest zone;
+ *  - a pass finds the highest unbalanced zone (end_zone) and reclaims every zone from DMA up
+ *    to it, each by its own lists, skipping zones already above high + a 1% gap;
+ *  - the node is done only when every zone up to the classzone is balanced (order 0), not
+ *    when any one is.
+ * The engine does not model compaction, so zone_balanced() checks the real order.
+ */
+#include "kswapd.h"
+#include "vmscan.h"
+#include "vmstat.h"
+#include "watermark.h"
+#include "zonelist.h"
+
+#define KSWAPD_ZONE_BALANCE_GAP_RATIO 100
+
+/* zone_balanced() (4.7): above high + @balance_gap at @order, the classzone's reserve applied. */
+static bool zone_balanced_gap(struct zone *zone, int order, unsigned long balance_gap,
+			      int classzone_idx)
+{
+	return zone_watermark_ok(zone, (unsigned int)order, high_wmark_pages(zone) + balance_gap,
+				 classzone_idx, 0);
+}
+
+static void clear_lruvec_flags(struct lruvec *lruvec, unsigned long bits)
+{
+	atomic_fetch_and(&lruvec->flags, ~bits);
+}
+
+#define CONGESTED_AND_DIRTY ((1ul << LRUVEC_CONGESTED) | (1ul << LRUVEC_DIRTY))
+
+void wakeup_kswapd_zone(struct nlru_engine *eng, struct zone *zone, unsigned int order,
+			int classzone_idx)
+{
+	struct kswapd_state *ks = &zone->zone_pgdat->kswapd;
+	int cur = atomic_load(&ks->order);
+
+	if (!populated_zone(zone))
+		return;
+	/* The classzone only moves down together with a larger order: a 4.7 quirk, kept. */
+	while ((int)order > cur) {
+		if (atomic_compare_exchange_weak(&ks->order, &cur, (int)order)) {
+			atomic_min(&ks->classzone_idx, classzone_idx);
+			break;
+		}
+	}
+	pthread_mutex_lock(&ks->lock);
+	if (ks->waiting && !zone_balanced_gap(zone, (int)order, 0, 0))
+		kswapd_wake(eng, ks);
+	pthread_mutex_unlock(&ks->lock);
+}
+
+/* wake_all_kswapds() (4.7): every zone of the zonelist, the preferred zone as classzone. */
+void wake_all_kswapds_zone(struct nlru_engine *eng, unsigned int order, struct zoneref *z,
+			   int high_zoneidx)
+{
+	int classzone_idx = z->zone_idx;
+	struct zone *zone;
+
+	for_next_zone_zonelist(zone, z, high_zoneidx)
+		wakeup_kswapd_zone(eng, zone, order, classzone_idx);
+}
+
+bool pgdat_balanced_zone(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
+			 int classzone_idx)
+{
+	unsigned long managed = 0, balanced = 0;
+
+	for (int zid = 0; zid <= classzone_idx; zid++) {
+		struct zone *zone = &pgdat->node_zones[zid];
+
+		if (!populated_zone(zone))
+			continue;
+		managed += zone->managed_pages;
+		/* A zone reclaim has given up on counts as balanced: nothing more to get there. */
+		if (!zone_reclaimable(eng, zone)) {
+			balanced += zone->managed_pages;
+			continue;
+		}
+		if (zone_balanced_gap(zone, order, 0, zid))
+			balanced += zone->managed_pages;
+		else if (!order)
+			return false;
+	}
+	/* A high order is satisfied once a quarter of the node is balanced. */
+	return order ? balanced >= managed / 4 : true;
+}
+
+/*
+ * kswapd_shrink_zone(): reclaim one zone towards its high watermark, unless it is already
+ * above high plus the balance gap (then it counts as having done enough).
+ */
+static bool kswapd_shrink_zone(struct nlru_engine *eng, struct zone *zone, int classzone_idx,
+			       struct scan_control *sc)
+{
+	unsigned long balance_gap = MIN(low_wmark_pages(zone),
+					DIV_ROUND_UP(zone->managed_pages,
+						     KSWAPD_ZONE_BALANCE_GAP_RATIO));
+
+	sc->nr_to_reclaim = MAX(SWAP_CLUSTER_MAX, high_wmark_pages(zone));
+	if (zone_balanced_gap(zone, sc->order, balance_gap, classzone_idx))
+		return true;
+	shrink_zone(eng, zone, sc, zone->zone_idx == classzone_idx);
+	clear_lruvec_flags(&zone->lruvec, 1ul << LRUVEC_WRITEBACK);
+	if (zone_reclaimable(eng, zone) && zone_balanced_gap(zone, sc->order, 0, classzone_idx))
+		clear_lruvec_flags(&zone->lruvec, CONGESTED_AND_DIRTY);
+	return sc->nr_scanned >= sc->nr_to_reclaim;
+}
+
+/* The highest zone that needs work, scanning down from the top; -1 if none does. */
+static int find_end_zone(struct nlru_engine *eng, struct pglist_data *pgdat,
+			 struct scan_control *sc)
+{
+	for (int zid = pgdat->nr_zones - 1; zid >= 0; zid--) {
+		struct zone *zone = &pgdat->node_zones[zid];
+
+		if (!populated_zone(zone))
+			continue;
+		if (sc->priority != DEF_PRIORITY && !zone_reclaimable(eng, zone))
+			continue;
+		age_active_anon(eng, &zone->lruvec, sc);
+		if (!zone_balanced_gap(zone, sc->order, 0, 0))
+			return zid;
+		clear_lruvec_flags(&zone->lruvec, CONGESTED_AND_DIRTY);
+	}
+	return -1;
+}
+
+int balance_pgdat_zone(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
+		       int classzone_idx)
+{
+	int end_zone = 0;
+	struct scan_control sc = {
+		.gfp_mask = NLRU_GFP_KERNEL,
+		.order = order,
+		.reclaim_idx = MAX_NR_ZONES - 1,
+		.priority = DEF_PRIORITY,
+		.may_writepage = 1,
+		.may_unmap = 1,
+		.may_swap = 1,
+	};
+
+	count_vm_event(eng, NLRU_PAGEOUTRUN);
+	do {
+		bool raise_priority = true;
+		int zid = find_end_zone(eng, pgdat, &sc);
+
+		sc.nr_reclaimed = 0;
+		if (zid < 0)
+			break;
+		end_zone = zid;
+		/* Zones from DMA up, the opposite of the allocator's order, so low zones get
+		 * reclaimed before the allocator falls back to them. */
+		for (zid = 0; zid <= end_zone; zid++) {
+			struct zone *zone = &pgdat->node_zones[zid];
+
+			if (!populated_zone(zone))
+				continue;
+			if (sc.priority != DEF_PRIORITY && !zone_reclaimable(eng, zone))
+				continue;
+			sc.nr_scanned = 0;
+			if (kswapd_shrink_zone(eng, zone, end_zone, &sc))
+				raise_priority = false;
+		}
+		if (atomic_load(&pgdat->kswapd.stop))
+			break;
+		if (raise_priority || !sc.nr_reclaimed)
+			sc.priority--;
+	} while (sc.priority >= 1 && !pgdat_balanced_zone(eng, pgdat, order, classzone_idx));
+	return end_zone;
+}
+
+/* prepare_kswapd_sleep() (4.7): never after an early wakeup; else pgdat_balanced(). */
+static bool prepare_kswapd_sleep_zone(struct nlru_engine *eng, struct pglist_data *pgdat,
+				      int order, bool remaining, int balanced_classzone_idx)
+{
+	if (remaining)
+		return false;
+	return pgdat_balanced_zone(eng, pgdat, order, balanced_classzone_idx);
+}
+
+/* kswapd_try_to_sleep() (4.7): as 4.8's, without merging a request that came in early. */
+static void kswapd_try_to_sleep_zone(struct nlru_engine *eng, struct pglist_data *pgdat,
+				     int order, int balanced_classzone_idx)
+{
+	struct kswapd_state *ks = &pgdat->kswapd;
+	bool remaining = false;
+
+	pthread_mutex_lock(&ks->lock);
+	if (atomic_load(&ks->stop))
+		goto out;
+	ks->waiting = true;
+	ks->woken = false;
+	if (prepare_kswapd_sleep_zone(eng, pgdat, order, false, balanced_classzone_idx))
+		remaining = kswapd_wait(eng, ks, eng->cfg.kswapd_nap_ms);
+	if (prepare_kswapd_sleep_zone(eng, pgdat, order, remaining, balanced_classzone_idx))
+		kswapd_wait(eng, ks, 0);
+	else
+		count_vm_event(eng, remaining ? NLRU_KSWAPD_LOW_WMARK_HIT_QUICKLY
+					      : NLRU_KSWAPD_HIGH_WMARK_HIT_QUICKLY);
+	ks->waiting = false;
+out:
+	pthread_mutex_unlock(&ks->lock);
+}
+
+int kswapd_classzone_reset_zone(const struct pglist_data *pgdat)
+{
+	return pgdat->nr_zones - 1;
+}
+
+/* Take the pending request, leaving the reset values (order 0, the highest zone). */
+static void take_request(struct pglist_data *pgdat, int *order, int *classzone_idx)
+{
+	*order = atomic_exchange(&pgdat->kswapd.order, 0);
+	*classzone_idx = atomic_exchange(&pgdat->kswapd.classzone_idx,
+					 kswapd_classzone_reset_zone(pgdat));
+}
+
+/* kswapd() (4.7): a stricter request that came in while balancing is served without sleeping. */
+void kswapd_loop_zone(struct nlru_engine *eng, struct pglist_data *pgdat)
+{
+	struct kswapd_state *ks = &pgdat->kswapd;
+	int order = 0, classzone_idx = pgdat->nr_zones - 1;
+	int balanced_classzone_idx = classzone_idx;
+
+	while (!atomic_load(&ks->stop)) {
+		int new_order, new_classzone_idx;
+
+		take_request(pgdat, &new_order, &new_classzone_idx);
+		if (order < new_order || classzone_idx > new_classzone_idx) {
+			order = new_order;
+			classzone_idx = new_classzone_idx;
+		} else {
+			kswapd_try_to_sleep_zone(eng, pgdat, order, balanced_classzone_idx);
+			take_request(pgdat, &order, &classzone_idx);
+		}
+		if (atomic_load(&ks->stop))
+			break;
+		balanced_classzone_idx = balance_pgdat_zone(eng, pgdat, order, classzone_idx);
+	}
+}
+
+void kswapd_run_once_zone(struct nlru_engine *eng, struct pglist_data *pgdat)
+{
+	int order, classzone_idx;
+
+	take_request(pgdat, &order, &classzone_idx);
+	balance_pgdat_zone(eng, pgdat, order, classzone_idx);
+}

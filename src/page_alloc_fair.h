@@ -1,0 +1,39 @@
+/*
+ * The fair zone allocation policy of Linux 4.7 (zone mode only; removed in 4.8 with the
+ * zone LRUs).  Each zone may hand out NR_ALLOC_BATCH pages (high - low watermark, so about
+ * its share of the node) before the fast path passes it over for the next local zone; once
+ * every local zone is spent, all batches are reset.  Allocations then interleave over the
+ * zones in proportion to their size, and pages of the same age spread evenly over the zone
+ * LRUs, which zone reclaim needs to age the zones alike.
+ */
+#ifndef NODELRU_PAGE_ALLOC_FAIR_H
+#define NODELRU_PAGE_ALLOC_FAIR_H
+
+#include "engine.h"
+
+/* ZONE_FAIR_DEPLETED: the zone has handed out its batch. */
+static inline bool zone_fair_depleted(const struct zone *zone)
+{
+	return atomic_load_explicit(&zone->fair_depleted, memory_order_relaxed);
+}
+
+/* zone_local(): the fair pass covers only zones of the preferred zone's node. */
+static inline bool zone_local(const struct zone *local_zone, const struct zone *zone)
+{
+	return local_zone->node == zone->node;
+}
+
+/*
+ * Every allocation from a zone, fair or not, spends its batch (buffered_rmqueue).  Order 0
+ * is counted by the per-CPU list and folded in @zone->stat_threshold at a time, as Linux
+ * folds vm_stat_diff; larger orders are taken off at once.
+ */
+void fair_account_alloc(struct nlru_engine *eng, struct zone *zone, unsigned int order);
+
+/* NR_ALLOC_BATCH := high - low and ZONE_FAIR_DEPLETED cleared (__setup_per_zone_wmarks). */
+void zone_reset_alloc_batch(struct zone *zone);
+
+/* reset_alloc_batches(): every zone of @preferred's node up to it, after a fair pass failed. */
+void reset_alloc_batches(struct zone *preferred);
+
+#endif /* NODELRU_PAGE_ALLOC_FAIR_H */

@@ -1,0 +1,34 @@
+/*
+ * reclaim_mode.c - the two mode tables.  Each entry names the function that does the job the
+ * Linux way of that version; reclaim_mode.h says what every entry is for.
+ */
+#include "kswapd.h"
+#include "reclaim_mode.h"
+#include "vmscan.h"
+#include "vmstat_dump.h"
+
+const struct reclaim_mode reclaim_mode_node = {
+	.name = "node",
+	.fair_zone_policy = false,
+	.shrink_zones = shrink_zones_node,
+	.wake_all_kswapds = wake_all_kswapds_node,
+	.kswapd_loop = kswapd_loop_node,
+	.kswapd_run_once = kswapd_run_once_node,
+	.kswapd_classzone_reset = kswapd_classzone_reset_node,
+	.dump_vmstat_items = dump_vmstat_items_48,
+	.dump_vmstat_events = dump_vmstat_events_48,
+	.dump_zoneinfo = dump_zoneinfo_48,
+};
+
+const struct reclaim_mode reclaim_mode_zone = {
+	.name = "zone",
+	.fair_zone_policy = true,
+	.shrink_zones = shrink_zones_zone,
+	.wake_all_kswapds = wake_all_kswapds_zone,
+	.kswapd_loop = kswapd_loop_zone,
+	.kswapd_run_once = kswapd_run_once_zone,
+	.kswapd_classzone_reset = kswapd_classzone_reset_zone,
+	.dump_vmstat_items = dump_vmstat_items_47,
+	.dump_vmstat_events = dump_vmstat_events_47,
+	.dump_zoneinfo = dump_zoneinfo_47,
+};
