@@ -80,8 +80,10 @@ static unsigned long scan_shadows(void *arg, struct nlru_shrink_control *sc)
 	long before = atomic_fetch_add(&pgdat->shadows_trimmed, (long)trimmed);
 	long nodes = (before + (long)trimmed) / SLOTS_PER_RADIX_NODE - before / SLOTS_PER_RADIX_NODE;
 
+	/* Radix tree nodes are slab objects, so 4.7 books them on a zone: the node's highest. */
 	if (nodes)
-		mod_node_page_state(pgdat, NLRU_WORKINGSET_NODERECLAIM, nodes);
+		mod_lruvec_state(pgdat->node_zones[pgdat->nr_zones - 1].page_lruvec,
+				 NLRU_WORKINGSET_NODERECLAIM, nodes);
 	return trimmed;
 }
 

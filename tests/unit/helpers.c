@@ -28,6 +28,25 @@ void test_log(void *arg, enum nlru_log_level level, const char *msg)
 	test_log_count++;
 }
 
+void run_in_mode(enum nlru_mode mode)
+{
+	setenv("NLRU_MODE", mode == NLRU_MODE_ZONE ? "zone" : "node", 1);
+}
+
+int node_lruvecs(struct nlru_engine *eng, int nid, struct lruvec *out[NLRU_MAX_NR_ZONES])
+{
+	struct pglist_data *pgdat = NODE_DATA(eng, nid);
+	int n = 0;
+
+	for (int zid = 0; zid < MAX_NR_ZONES; zid++) {
+		struct lruvec *lruvec = pgdat->node_zones[zid].page_lruvec;
+
+		if (populated_zone(&pgdat->node_zones[zid]) && (!n || out[n - 1] != lruvec))
+			out[n++] = lruvec;
+	}
+	return n;
+}
+
 void test_config(struct nlru_config *cfg, long node_mib, const char *topology)
 {
 	nlru_config_init(cfg);

@@ -19,6 +19,15 @@ extern char test_log_last[512];
 extern int test_log_count;
 void test_log(void *arg, enum nlru_log_level level, const char *msg);
 
+/*
+ * The test needs one mode: it runs in it even when the suite runs in the other (NLRU_MODE,
+ * read by nlru_config_init()).  Each Criterion test is its own process, so this stays local.
+ */
+void run_in_mode(enum nlru_mode mode);
+
+/* The distinct lruvecs of node @nid: 1 in node mode, one per populated zone in zone mode. */
+int node_lruvecs(struct nlru_engine *eng, int nid, struct lruvec *out[NLRU_MAX_NR_ZONES]);
+
 /* A config for a small engine (node_mib MiB per node) logging into test_log. */
 void test_config(struct nlru_config *cfg, long node_mib, const char *topology);
 struct nlru_engine *test_engine(long node_mib, const char *topology);

@@ -77,11 +77,13 @@ Test(lru, rotate_moves_to_the_tail)
 	struct nlru_engine *eng = test_swap_engine(8, 0, false);
 	struct page *a = inactive_file_page(eng), *b = inactive_file_page(eng);
 	struct pglist_data *pgdat = NODE_DATA(eng, 0);
+	struct lruvec *lruvec = page_lruvec(pgdat, a);
 
 	/* b was added last, so a is the tail (oldest); rotating b makes b the tail. */
-	cr_expect_eq(pgdat->lruvec.lists[LRU_INACTIVE_FILE].last, page_to_pfn(pgdat, a));
+	cr_assert_eq(page_lruvec(pgdat, b), lruvec, "zone mode: both from one zone");
+	cr_expect_eq(lruvec->lists[LRU_INACTIVE_FILE].last, page_to_pfn(pgdat, a));
 	rotate_reclaimable_page(eng, b);
-	cr_expect_eq(pgdat->lruvec.lists[LRU_INACTIVE_FILE].last, page_to_pfn(pgdat, b));
+	cr_expect_eq(lruvec->lists[LRU_INACTIVE_FILE].last, page_to_pfn(pgdat, b));
 	cr_expect_eq(vmstat_value(eng, "pgrotated"), 1);
 	check_lru_invariants(eng, false);
 	release(eng, a);
@@ -95,6 +97,7 @@ Test(lru, rotate_moves_to_the_tail)
  */
 Test(lru, dma32_request_skips_normal_pages)
 {
+	run_in_mode(NLRU_MODE_NODE);
 	struct nlru_engine *eng = test_swap_engine(16, 64, false);
 	struct nlru_region *r;
 	void *p, *dma[64];

@@ -67,6 +67,7 @@ Test(pcp, refill_and_drain_move_whole_batches)
 
 Test(pcp, counters_match_the_allocator)
 {
+	run_in_mode(NLRU_MODE_NODE); /* every page from Normal: no fair zone policy */
 	struct nlru_engine *eng = test_engine(64, NULL);
 	struct nlru_vmstat snap = {.size = sizeof(snap), .version = NLRU_VMSTAT_VERSION};
 	void *p[100];
@@ -97,6 +98,7 @@ Test(pcp, counters_match_the_allocator)
 
 Test(pcp, freeing_resets_the_node_scan_count)
 {
+	run_in_mode(NLRU_MODE_NODE); /* zone mode resets the zone's: test_zone_mode.c */
 	struct nlru_engine *eng = test_engine(64, NULL);
 	struct pglist_data *pgdat = NODE_DATA(eng, 0);
 	void *p;

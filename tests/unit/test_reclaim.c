@@ -285,7 +285,7 @@ Test(reclaim, two_nodes_each_with_its_kswapd)
 Test(reclaim, a_node_wrongly_written_off_is_reclaimed_before_enomem)
 {
 	struct nlru_engine *eng = test_swap_engine(8, 48, false);
-	struct pglist_data *pgdat = NODE_DATA(eng, 0);
+	struct lruvec *lruvecs[NLRU_MAX_NR_ZONES];
 	struct nlru_region *r;
 	size_t i = 0;
 	void *p;
@@ -296,8 +296,10 @@ Test(reclaim, a_node_wrongly_written_off_is_reclaimed_before_enomem)
 		cr_assert_eq(nlru_region_unpin(r, i++), 0);
 	}
 	/* As if reclaim had scanned everything many times over and freed nothing. */
-	mod_node_page_state(pgdat, NLRU_NR_PAGES_SCANNED, 1000000);
-	cr_assert_not(pgdat_reclaimable(eng, pgdat));
+	for (int n = node_lruvecs(eng, 0, lruvecs); n--;) {
+		mod_lruvec_state(lruvecs[n], NLRU_NR_PAGES_SCANNED, 1000000);
+		cr_assert_not(lruvec_reclaimable(eng, lruvecs[n]));
+	}
 	for (size_t k = 0; k < 64; k++, i++) {
 		cr_assert_eq(nlru_region_pin(r, i, NLRU_PIN_WRITE, &p), 0, "pin %zu: %s", i,
 			     test_log_last);

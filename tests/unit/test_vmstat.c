@@ -46,6 +46,7 @@ static int find(const struct dump *d, const char *name)
 
 Test(vmstat, names_and_order_are_linux_4_8)
 {
+	run_in_mode(NLRU_MODE_NODE); /* 4.7's layout: test_zone_mode.c */
 	struct nlru_engine *eng = test_engine(16, NULL);
 	struct dump d;
 	/* Runs of consecutive lines, straight from 4.8's vmstat_text[]. */
@@ -133,6 +134,7 @@ static int count_lines_starting(const char *text, const char *prefix)
 
 Test(vmstat, zoneinfo_layout)
 {
+	run_in_mode(NLRU_MODE_NODE);
 	struct nlru_engine *eng = test_engine(8, "pack:2 numa:1 core:1 pu:1");
 	char *text;
 	size_t len;
