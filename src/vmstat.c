@@ -212,8 +212,11 @@ int nlru_vmstat_get(const struct nlru_vmstat *snap, const char *name, int64_t *v
 
 		if (strcmp(d->name, name) == 0)
 			return *value = (int64_t)snap->events[i], 0;
-		/* A zoned-sum counter also answers to its 4.8 name, as the sum over zones. */
-		if (d->kind == EV_ZONED_SUM && strcmp(d->base, name) == 0) {
+		/*
+		 * A zoned counter also answers to its name without the zone, as the sum over
+		 * zones: the 4.8 name of pgscan_kswapd and the like, 4.7's single allocstall.
+		 */
+		if (d->kind != EV_GLOBAL && strcmp(d->base, name) == 0) {
 			sum += (int64_t)snap->events[i];
 			found = true;
 		}

@@ -1,4 +1,4 @@
-/* The /proc/vmstat, /proc/zoneinfo and nodeN/vmstat dumps: Linux 4.8 layout and values. */
+/* The /proc/vmstat, /proc/zoneinfo and nodeN/vmstat dumps: 4.8 and 4.7 layouts, and values. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +34,15 @@ static void capture(struct dump *d, int (*fn)(struct nlru_engine *, FILE *),
 		d->names[d->n] = line;
 		d->values[d->n++] = strtol(space + 1, NULL, 10);
 	}
+}
+
+static int count_lines_starting(const char *text, const char *prefix)
+{
+	int n = 0;
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		n += strncmp(l, prefix, strlen(prefix)) == 0;
+	return n;
 }
 
 static int find(const struct dump *d, const char *name)
@@ -83,6 +92,89 @@ Test(vmstat, names_and_order_are_linux_4_8)
 	destroy_engine(eng);
 }
 
+Test(vmstat, names_and_order_are_linux_4_7_in_zone_mode)
+{
+	run_in_mode(NLRU_MODE_ZONE);
+	struct nlru_engine *eng = test_engine(16, NULL);
+	struct dump d;
+	/* Runs of consecutive lines, straight from 4.7's vmstat_text[]. */
+	const char *runs[][9] = {
+		{"nr_free_pages", "nr_alloc_batch", "nr_inactive_anon", "nr_active_anon",
+		 "nr_inactive_file", "nr_active_file", "nr_unevictable", "nr_mlock", "nr_anon_pages"},
+		{"nr_anon_pages", "nr_mapped", "nr_file_pages", "nr_dirty", "nr_writeback",
+		 "nr_slab_reclaimable", "nr_slab_unreclaimable", "nr_page_table_pages",
+		 "nr_kernel_stack"},
+		{"nr_kernel_stack", "nr_unstable", "nr_bounce", "nr_vmscan_write",
+		 "nr_vmscan_immediate_reclaim", "nr_writeback_temp", "nr_isolated_anon",
+		 "nr_isolated_file", "nr_shmem"},
+		{"nr_shmem", "nr_dirtied", "nr_written", "nr_pages_scanned", "numa_hit"},
+		{"numa_other", "workingset_refault", "workingset_activate", "workingset_nodereclaim",
+		 "nr_anon_transparent_hugepages", "nr_free_cma", "nr_dirty_threshold",
+		 "nr_dirty_background_threshold", "pgpgin"},
+		{"pgalloc_movable", "pgfree", "pgactivate", "pgdeactivate", "pgfault", "pgmajfault",
+		 "pglazyfreed", "pgrefill_dma", "pgrefill_dma32"},
+		{"pgrefill_movable", "pgsteal_kswapd_dma", "pgsteal_kswapd_dma32",
+		 "pgsteal_kswapd_normal", "pgsteal_kswapd_movable", "pgsteal_direct_dma"},
+		{"pgscan_direct_movable", "pgscan_direct_throttle", "zone_reclaim_failed",
+		 "pginodesteal", "slabs_scanned", "kswapd_inodesteal", "kswapd_low_wmark_hit_quickly",
+		 "kswapd_high_wmark_hit_quickly", "pageoutrun"},
+		{"pageoutrun", "allocstall", "pgrotated", "drop_pagecache", "drop_slab",
+		 "unevictable_pgs_culled"},
+	};
+
+	capture(&d, nlru_vmstat_dump, eng);
+	cr_expect_eq(find(&d, "nr_free_pages"), 0);
+	for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
+		int at = find(&d, runs[r][0]);
+
+		cr_assert_geq(at, 0, "%s missing", runs[r][0]);
+		for (int i = 1; i < 9 && runs[r][i]; i++)
+			cr_expect_str_eq(d.names[at + i], runs[r][i], "after %s", runs[r][i - 1]);
+	}
+	/* 4.8-only names must not appear in a 4.7 dump. */
+	cr_expect_eq(find(&d, "nr_zone_inactive_anon"), -1);
+	cr_expect_eq(find(&d, "pgskip_normal"), -1);
+	cr_expect_eq(find(&d, "allocstall_normal"), -1);
+	cr_expect_eq(find(&d, "pgscan_kswapd"), -1);
+	cr_expect_eq(find(&d, "pgrefill"), -1);
+	/* nr_alloc_batch is the sum of high - low: DMA32 8 + Normal 24. */
+	cr_expect_eq(d.values[find(&d, "nr_alloc_batch")], 32);
+	cr_expect_gt(find(&d, "nlru_kswapd_wakeup"), find(&d, "unevictable_pgs_stranded"));
+	free(d.text);
+	destroy_engine(eng);
+}
+
+Test(vmstat, zoneinfo_layout_4_7_in_zone_mode)
+{
+	run_in_mode(NLRU_MODE_ZONE);
+	struct nlru_engine *eng = test_engine(8, "pack:2 numa:1 core:1 pu:1");
+	char *text;
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
+
+	cr_assert_eq(nlru_zoneinfo_dump(eng, f), 0);
+	fclose(f);
+	cr_expect_eq(count_lines_starting(text, "Node "), 3);
+	cr_expect_eq(count_lines_starting(text, "  per-node stats"), 0, "4.7 has none");
+	cr_expect(strstr(text, "Node 0, zone    DMA32\n  pages free     512\n        min      "),
+		  "%s", text);
+	cr_expect(strstr(text, "\n        scanned  0\n        spanned  512\n"));
+	/* Zone items with 4 spaces and %-12s: every counter of the zone, LRU ones included. */
+	cr_expect(strstr(text, "\n        low      20\n        high     24\n"));
+	/* nr_alloc_batch is high - low: 24 - 20. */
+	cr_expect(strstr(text, "\n    nr_free_pages 512\n    nr_alloc_batch 4\n"
+			       "    nr_inactive_anon 0\n"), "%s", text);
+	cr_expect(strstr(text, "\n    nr_mapped    0\n"));
+	cr_expect(strstr(text, "\n    nr_pages_scanned 0\n"));
+	cr_expect(strstr(text, "\n        protection: (0, 0, 6, 6)\n  pagesets\n    cpu: 0\n"));
+	cr_expect(strstr(text, "\n  all_unreclaimable: 1\n  start_pfn:         0\n"
+			       "  inactive_ratio:    0\n"));
+	cr_expect(strstr(text, "start_pfn:         2048\n"), "node 1 starts after node 0");
+	cr_expect_null(strstr(text, "node_scanned"));
+	free(text);
+	destroy_engine(eng);
+}
+
 Test(vmstat, dump_values_agree_with_the_engine)
 {
 	struct nlru_engine *eng = test_engine(16, NULL);
@@ -121,15 +213,6 @@ Test(vmstat, dump_values_agree_with_the_engine)
 		cr_assert_eq(nlru_free_pages(eng, p[i], 1), 0);
 	free(d.text);
 	destroy_engine(eng);
-}
-
-static int count_lines_starting(const char *text, const char *prefix)
-{
-	int n = 0;
-
-	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
-		n += strncmp(l, prefix, strlen(prefix)) == 0;
-	return n;
 }
 
 Test(vmstat, zoneinfo_layout)
