@@ -134,17 +134,24 @@ static bool kswapd_shrink_node(struct nlru_engine *eng, struct pglist_data *pgda
 	return sc->nr_scanned >= sc->nr_to_reclaim;
 }
 
-int balance_pgdat(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
-		  int classzone_idx)
+struct scan_control kswapd_scan_control(int order)
 {
-	struct scan_control sc = {
+	/* laptop_mode is off: kswapd may write from the start. */
+	return (struct scan_control){
 		.gfp_mask = NLRU_GFP_KERNEL,
 		.order = order,
+		.reclaim_idx = MAX_NR_ZONES - 1,
 		.priority = DEF_PRIORITY,
 		.may_writepage = 1,
 		.may_unmap = 1,
 		.may_swap = 1,
 	};
+}
+
+int balance_pgdat(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
+		  int classzone_idx)
+{
+	struct scan_control sc = kswapd_scan_control(order);
 
 	count_vm_event(eng, NLRU_PAGEOUTRUN);
 	do {
@@ -193,7 +200,11 @@ static void wait_a_tick(struct kswapd_state *ks)
 	pthread_cond_timedwait(&ks->wait, &ks->lock, &deadline);
 }
 
-bool kswapd_wait(struct nlru_engine *eng, struct kswapd_state *ks, long ms)
+/*
+ * Wait for a wakeup or the stop flag: at most @ms of the engine's clock, or without limit
+ * when @ms is 0.  Returns true when woken.  ks->lock held.
+ */
+static bool kswapd_wait(struct nlru_engine *eng, struct kswapd_state *ks, long ms)
 {
 	uint64_t start = engine_now_ns(eng);
 
@@ -208,12 +219,8 @@ bool kswapd_wait(struct nlru_engine *eng, struct kswapd_state *ks, long ms)
 	return ks->woken;
 }
 
-/*
- * kswapd_try_to_sleep(): nap HZ/10 once balanced; woken during the nap means the low
- * watermark was hit quickly, still unbalanced after it means the high one was.
- */
-static void kswapd_try_to_sleep(struct nlru_engine *eng, struct pglist_data *pgdat,
-				int reclaim_order, int classzone_idx)
+void kswapd_nap_then_sleep(struct nlru_engine *eng, struct pglist_data *pgdat,
+			   const struct kswapd_sleep_check *check)
 {
 	struct kswapd_state *ks = &pgdat->kswapd;
 	bool remaining = false;
@@ -223,15 +230,12 @@ static void kswapd_try_to_sleep(struct nlru_engine *eng, struct pglist_data *pgd
 		goto out;
 	ks->waiting = true;
 	ks->woken = false;
-	if (prepare_kswapd_sleep(pgdat, reclaim_order, classzone_idx)) {
+	if (check->balanced(eng, pgdat, check)) {
 		remaining = kswapd_wait(eng, ks, eng->cfg.kswapd_nap_ms);
-		if (remaining) {
-			/* Woken early: merge what we were doing into the new request. */
-			atomic_max(&ks->classzone_idx, classzone_idx);
-			atomic_max(&ks->order, reclaim_order);
-		}
+		if (remaining && check->woken_early)
+			check->woken_early(pgdat, check);
 	}
-	if (!remaining && prepare_kswapd_sleep(pgdat, reclaim_order, classzone_idx))
+	if (!remaining && check->balanced(eng, pgdat, check))
 		kswapd_wait(eng, ks, 0);
 	else
 		count_vm_event(eng, remaining ? NLRU_KSWAPD_LOW_WMARK_HIT_QUICKLY
@@ -239,6 +243,34 @@ static void kswapd_try_to_sleep(struct nlru_engine *eng, struct pglist_data *pgd
 	ks->waiting = false;
 out:
 	pthread_mutex_unlock(&ks->lock);
+}
+
+static bool prepare_kswapd_sleep_check(struct nlru_engine *eng, struct pglist_data *pgdat,
+				       const struct kswapd_sleep_check *check)
+{
+	(void)eng;
+	return prepare_kswapd_sleep(pgdat, check->order, check->classzone_idx);
+}
+
+/* Woken early: merge what we were doing into the new request (4.8 only). */
+static void merge_request(struct pglist_data *pgdat, const struct kswapd_sleep_check *check)
+{
+	atomic_max(&pgdat->kswapd.classzone_idx, check->classzone_idx);
+	atomic_max(&pgdat->kswapd.order, check->order);
+}
+
+/* kswapd_try_to_sleep() (4.8): the sleep check is prepare_kswapd_sleep(). */
+static void kswapd_try_to_sleep(struct nlru_engine *eng, struct pglist_data *pgdat,
+				int reclaim_order, int classzone_idx)
+{
+	const struct kswapd_sleep_check check = {
+		.balanced = prepare_kswapd_sleep_check,
+		.woken_early = merge_request,
+		.order = reclaim_order,
+		.classzone_idx = classzone_idx,
+	};
+
+	kswapd_nap_then_sleep(eng, pgdat, &check);
 }
 
 /* kswapd() (4.8): sleep, balance for the merged request, sleep at the order it ended at. */

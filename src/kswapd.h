@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "engine.h"
+#include "vmscan.h"
 
 /* Linux 4.8: wake_all_kswapds(), kswapd(), and the pieces tests drive directly. */
 void wake_all_kswapds_node(struct nlru_engine *eng, unsigned int order,
@@ -53,14 +54,27 @@ bool pgdat_balanced_zone(struct nlru_engine *eng, struct pglist_data *pgdat, int
 int kswapd_classzone_reset_node(const struct pglist_data *pgdat);
 int kswapd_classzone_reset_zone(const struct pglist_data *pgdat);
 
-/* Shared by both policies: the wait queue and the thread's flags. */
+/* Shared by both policies: kswapd's scan_control, the wait queue, request merging. */
+struct scan_control kswapd_scan_control(int order);
 void atomic_max(_Atomic int *v, int x);
 void atomic_min(_Atomic int *v, int x);
 /*
- * Wait for a wakeup or the stop flag: at most @ms of the engine's clock, or without limit
- * when @ms is 0.  Returns true when woken.  ks->lock held.
+ * kswapd_try_to_sleep(), the part both versions share: if the node is balanced, nap
+ * kswapd_nap_ms (HZ/10); if still balanced and not woken meanwhile, sleep until woken.
+ * Woken during the nap counts kswapd_low_wmark_hit_quickly, unbalanced after it
+ * kswapd_high_wmark_hit_quickly.  What "balanced" means is the version's.
  */
-bool kswapd_wait(struct nlru_engine *eng, struct kswapd_state *ks, long ms);
+struct kswapd_sleep_check {
+	bool (*balanced)(struct nlru_engine *eng, struct pglist_data *pgdat,
+			 const struct kswapd_sleep_check *check);
+	/* NULL, or what to do when a wakeup cut the nap short. */
+	void (*woken_early)(struct pglist_data *pgdat, const struct kswapd_sleep_check *check);
+	int order, classzone_idx;
+};
+
+void kswapd_nap_then_sleep(struct nlru_engine *eng, struct pglist_data *pgdat,
+			   const struct kswapd_sleep_check *check);
+
 /* Wake a waiting kswapd (caller checked it waits); counts nlru_kswapd_wakeup. */
 void kswapd_wake(struct nlru_engine *eng, struct kswapd_state *ks);
 

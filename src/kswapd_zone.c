@@ -137,15 +137,8 @@ int balance_pgdat_zone(struct nlru_engine *eng, struct pglist_data *pgdat, int o
 		       int classzone_idx)
 {
 	int end_zone = 0;
-	struct scan_control sc = {
-		.gfp_mask = NLRU_GFP_KERNEL,
-		.order = order,
-		.reclaim_idx = MAX_NR_ZONES - 1,
-		.priority = DEF_PRIORITY,
-		.may_writepage = 1,
-		.may_unmap = 1,
-		.may_swap = 1,
-	};
+	/* 4.7 has no reclaim_idx: zone lists hold nothing to skip. */
+	struct scan_control sc = kswapd_scan_control(order);
 
 	count_vm_event(eng, NLRU_PAGEOUTRUN);
 	do {
@@ -177,37 +170,27 @@ int balance_pgdat_zone(struct nlru_engine *eng, struct pglist_data *pgdat, int o
 	return end_zone;
 }
 
-/* prepare_kswapd_sleep() (4.7): never after an early wakeup; else pgdat_balanced(). */
+/*
+ * prepare_kswapd_sleep() (4.7): pgdat_balanced() for the classzone the last pass ended at
+ * (never after an early wakeup, which kswapd_nap_then_sleep() checks).
+ */
 static bool prepare_kswapd_sleep_zone(struct nlru_engine *eng, struct pglist_data *pgdat,
-				      int order, bool remaining, int balanced_classzone_idx)
+				      const struct kswapd_sleep_check *check)
 {
-	if (remaining)
-		return false;
-	return pgdat_balanced_zone(eng, pgdat, order, balanced_classzone_idx);
+	return pgdat_balanced_zone(eng, pgdat, check->order, check->classzone_idx);
 }
 
 /* kswapd_try_to_sleep() (4.7): as 4.8's, without merging a request that came in early. */
 static void kswapd_try_to_sleep_zone(struct nlru_engine *eng, struct pglist_data *pgdat,
 				     int order, int balanced_classzone_idx)
 {
-	struct kswapd_state *ks = &pgdat->kswapd;
-	bool remaining = false;
+	const struct kswapd_sleep_check check = {
+		.balanced = prepare_kswapd_sleep_zone,
+		.order = order,
+		.classzone_idx = balanced_classzone_idx,
+	};
 
-	pthread_mutex_lock(&ks->lock);
-	if (atomic_load(&ks->stop))
-		goto out;
-	ks->waiting = true;
-	ks->woken = false;
-	if (prepare_kswapd_sleep_zone(eng, pgdat, order, false, balanced_classzone_idx))
-		remaining = kswapd_wait(eng, ks, eng->cfg.kswapd_nap_ms);
-	if (prepare_kswapd_sleep_zone(eng, pgdat, order, remaining, balanced_classzone_idx))
-		kswapd_wait(eng, ks, 0);
-	else
-		count_vm_event(eng, remaining ? NLRU_KSWAPD_LOW_WMARK_HIT_QUICKLY
-					      : NLRU_KSWAPD_HIGH_WMARK_HIT_QUICKLY);
-	ks->waiting = false;
-out:
-	pthread_mutex_unlock(&ks->lock);
+	kswapd_nap_then_sleep(eng, pgdat, &check);
 }
 
 int kswapd_classzone_reset_zone(const struct pglist_data *pgdat)

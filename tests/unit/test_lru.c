@@ -90,35 +90,3 @@ Test(lru, rotate_moves_to_the_tail)
 	release(eng, b);
 	destroy_engine(eng);
 }
-
-/*
- * A DMA32-only request under pressure: 4.8 scans the node's one LRU, passes over the Normal
- * pages it cannot use (pgskip_normal) and reclaims the DMA32 ones.
- */
-Test(lru, dma32_request_skips_normal_pages)
-{
-	run_in_mode(NLRU_MODE_NODE);
-	struct nlru_engine *eng = test_swap_engine(16, 64, false);
-	struct nlru_region *r;
-	void *p, *dma[64];
-	size_t i = 0;
-
-	cr_assert_eq(nlru_region_create(eng, 8192, 0, &r), 0);
-	/* Fill memory with anon pages, Normal first, then DMA32, until reclaim starts. */
-	while (vmstat_value(eng, "allocstall_movable") == 0) {
-		cr_assert_eq(nlru_region_pin(r, i, NLRU_PIN_WRITE, &p), 0);
-		cr_assert_eq(nlru_region_unpin(r, i++), 0);
-	}
-	cr_assert_gt(vmstat_value(eng, "pgalloc_dma32"), 0, "DMA32 was used too");
-	for (int k = 0; k < 64; k++)
-		cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL | NLRU_GFP_DMA32, 0, 0, &dma[k]),
-			     0, "DMA32 page %d: %s", k, test_log_last);
-	cr_expect_gt(vmstat_value(eng, "allocstall_dma32"), 0, "stalls are booked on DMA32");
-	cr_expect_gt(vmstat_value(eng, "pgskip_normal"), 0, "Normal pages were skipped");
-	cr_expect_eq(vmstat_value(eng, "pgskip_dma32"), 0);
-	for (int k = 0; k < 64; k++)
-		cr_assert_eq(nlru_free_pages(eng, dma[k], 0), 0);
-	check_lru_invariants(eng, false);
-	cr_assert_eq(nlru_region_destroy(r), 0);
-	destroy_engine(eng);
-}

@@ -53,13 +53,41 @@ static int find(const struct dump *d, const char *name)
 	return -1;
 }
 
+/* The zoneinfo dump of a fresh engine of two 8 MiB nodes in @mode (free() it). */
+static char *two_node_zoneinfo(enum nlru_mode mode, struct nlru_engine **eng)
+{
+	char *text;
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
+
+	run_in_mode(mode);
+	*eng = test_engine(8, "pack:2 numa:1 core:1 pu:1");
+	cr_assert_eq(nlru_zoneinfo_dump(*eng, f), 0);
+	fclose(f);
+	return text;
+}
+
+#define RUN_MAX 9
+
+/* Each run of names (up to RUN_MAX, NULL-padded) stands in @d on consecutive lines. */
+static void expect_runs(const struct dump *d, const char *const runs[][RUN_MAX], size_t n)
+{
+	for (size_t r = 0; r < n; r++) {
+		int at = find(d, runs[r][0]);
+
+		cr_assert_geq(at, 0, "%s missing", runs[r][0]);
+		for (int i = 1; i < RUN_MAX && runs[r][i]; i++)
+			cr_expect_str_eq(d->names[at + i], runs[r][i], "after %s", runs[r][i - 1]);
+	}
+}
+
 Test(vmstat, names_and_order_are_linux_4_8)
 {
 	run_in_mode(NLRU_MODE_NODE); /* 4.7's layout: test_zone_mode.c */
 	struct nlru_engine *eng = test_engine(16, NULL);
 	struct dump d;
 	/* Runs of consecutive lines, straight from 4.8's vmstat_text[]. */
-	const char *runs[][8] = {
+	const char *const runs[][RUN_MAX] = {
 		{"nr_free_pages", "nr_zone_inactive_anon", "nr_zone_active_anon"},
 		{"nr_written", "nr_dirty_threshold", "nr_dirty_background_threshold", "pgpgin",
 		 "pgpgout", "pswpin", "pswpout", "pgalloc_dma"},
@@ -75,13 +103,7 @@ Test(vmstat, names_and_order_are_linux_4_8)
 
 	capture(&d, nlru_vmstat_dump, eng);
 	cr_expect_eq(find(&d, "nr_free_pages"), 0);
-	for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
-		int at = find(&d, runs[r][0]);
-
-		cr_assert_geq(at, 0, "%s missing", runs[r][0]);
-		for (int i = 1; i < 8 && runs[r][i]; i++)
-			cr_expect_str_eq(d.names[at + i], runs[r][i], "after %s", runs[r][i - 1]);
-	}
+	expect_runs(&d, runs, sizeof(runs) / sizeof(runs[0]));
 	/* 4.7-only names must not appear in a 4.8 dump. */
 	cr_expect_eq(find(&d, "allocstall"), -1);
 	cr_expect_eq(find(&d, "pgscan_kswapd_normal"), -1);
@@ -98,7 +120,7 @@ Test(vmstat, names_and_order_are_linux_4_7_in_zone_mode)
 	struct nlru_engine *eng = test_engine(16, NULL);
 	struct dump d;
 	/* Runs of consecutive lines, straight from 4.7's vmstat_text[]. */
-	const char *runs[][9] = {
+	const char *const runs[][RUN_MAX] = {
 		{"nr_free_pages", "nr_alloc_batch", "nr_inactive_anon", "nr_active_anon",
 		 "nr_inactive_file", "nr_active_file", "nr_unevictable", "nr_mlock", "nr_anon_pages"},
 		{"nr_anon_pages", "nr_mapped", "nr_file_pages", "nr_dirty", "nr_writeback",
@@ -124,13 +146,7 @@ Test(vmstat, names_and_order_are_linux_4_7_in_zone_mode)
 
 	capture(&d, nlru_vmstat_dump, eng);
 	cr_expect_eq(find(&d, "nr_free_pages"), 0);
-	for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
-		int at = find(&d, runs[r][0]);
-
-		cr_assert_geq(at, 0, "%s missing", runs[r][0]);
-		for (int i = 1; i < 9 && runs[r][i]; i++)
-			cr_expect_str_eq(d.names[at + i], runs[r][i], "after %s", runs[r][i - 1]);
-	}
+	expect_runs(&d, runs, sizeof(runs) / sizeof(runs[0]));
 	/* 4.8-only names must not appear in a 4.7 dump. */
 	cr_expect_eq(find(&d, "nr_zone_inactive_anon"), -1);
 	cr_expect_eq(find(&d, "pgskip_normal"), -1);
@@ -146,14 +162,9 @@ Test(vmstat, names_and_order_are_linux_4_7_in_zone_mode)
 
 Test(vmstat, zoneinfo_layout_4_7_in_zone_mode)
 {
-	run_in_mode(NLRU_MODE_ZONE);
-	struct nlru_engine *eng = test_engine(8, "pack:2 numa:1 core:1 pu:1");
-	char *text;
-	size_t len;
-	FILE *f = open_memstream(&text, &len);
+	struct nlru_engine *eng;
+	char *text = two_node_zoneinfo(NLRU_MODE_ZONE, &eng);
 
-	cr_assert_eq(nlru_zoneinfo_dump(eng, f), 0);
-	fclose(f);
 	cr_expect_eq(count_lines_starting(text, "Node "), 3);
 	cr_expect_eq(count_lines_starting(text, "  per-node stats"), 0, "4.7 has none");
 	cr_expect(strstr(text, "Node 0, zone    DMA32\n  pages free     512\n        min      "),
@@ -217,14 +228,9 @@ Test(vmstat, dump_values_agree_with_the_engine)
 
 Test(vmstat, zoneinfo_layout)
 {
-	run_in_mode(NLRU_MODE_NODE);
-	struct nlru_engine *eng = test_engine(8, "pack:2 numa:1 core:1 pu:1");
-	char *text;
-	size_t len;
-	FILE *f = open_memstream(&text, &len);
+	struct nlru_engine *eng;
+	char *text = two_node_zoneinfo(NLRU_MODE_NODE, &eng);
 
-	cr_assert_eq(nlru_zoneinfo_dump(eng, f), 0);
-	fclose(f);
 	/* Populated zones only: node 0 DMA32 and Normal, node 1 Normal. */
 	cr_expect_eq(count_lines_starting(text, "Node "), 3);
 	cr_expect(strstr(text, "Node 0, zone    DMA32\n  per-node stats\n      nr_inactive_anon 0\n"));
