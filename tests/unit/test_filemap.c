@@ -10,6 +10,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "filemap.h"
@@ -382,6 +384,39 @@ Test(filemap, bad_input_changes_nothing)
 	close(fd);
 	cr_expect_eq(nlru_file_pread(NULL, buf, 1, 0), -EINVAL);
 	destroy_engine(eng);
+}
+
+/*
+ * An unreadable file: root reads anything, so the opener drops to "nobody" in a child
+ * process first (exit 77 if it may not, and the test is skipped).
+ */
+Test(filemap, unreadable_file_is_refused_with_eacces)
+{
+	int status;
+	pid_t pid;
+
+	make_file(path_of("secret"), 4096, 3);
+	cr_assert_eq(chmod(path_of("secret"), 0600), 0);
+	cr_assert_eq(chmod(dir, 0755), 0);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		struct nlru_engine *eng = test_swap_engine(8, 0, false);
+		struct nlru_file *f = NULL;
+		int r;
+
+		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+			_exit(77);
+		r = nlru_file_open(eng, path_of("secret"), O_RDONLY, 0, 0, &f);
+		_exit(r == -EACCES && !f && strstr(test_log_last, "secret") &&
+			      strstr(test_log_last, "Permission denied")
+		      ? 0 : 1);
+	}
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 77)
+		cr_skip_test("cannot drop privileges here");
+	cr_expect_eq(WEXITSTATUS(status), 0, "-EACCES, a message naming the file, no handle");
 }
 
 /*
