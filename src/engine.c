@@ -310,11 +310,13 @@ static void check_all_free_lists(struct nlru_engine *eng)
 int nlru_engine_destroy(struct nlru_engine *eng)
 {
 	uint64_t used;
+	int r;
 
 	if (!eng)
 		return 0;
-	if (filemap_close_all(eng))
-		return -EIO;
+	r = filemap_close_all(eng);
+	if (r)
+		return r;
 	if (owner_table_count(&eng->owners)) {
 		log_err(&eng->log, "destroy: %u anonymous regions still exist; destroy them first",
 			owner_table_count(&eng->owners));

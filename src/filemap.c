@@ -10,9 +10,13 @@
  * the index's reference and its own only, leaves the page alone.  The owner table's rwlock
  * keeps the file alive while reclaim holds its pages isolated, as for regions.
  *
+ * Pinned pages (nlru_file_pin_page) hold a reference for as long as they are pinned and count
+ * their pins in page->private, which page cache pages do not otherwise use.
+ *
  * Not modelled: flusher threads.  A writer that pushes the engine past its dirty limit
  * writes back dirty pages itself (balance_dirty_pages without the pause), and kswapd writes
- * the dirty pages reclaim meets once the node is marked PGDAT_DIRTY, as 4.8 does.
+ * the dirty pages reclaim meets once their lruvec is marked dirty (PGDAT_DIRTY in 4.8,
+ * ZONE_DIRTY in 4.7).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -46,6 +50,7 @@ struct nlru_file {
 	uint64_t size;
 	uint32_t ra_next; /* the page a sequential reader reads next */
 	int wb_err;       /* first writeback error not yet reported by fsync (errno) */
+	long pins;        /* pinned pages (each pin counted): close waits for none */
 	bool readable;
 	struct fault_injection inject; /* test hook: fail the next writes */
 };
@@ -218,7 +223,7 @@ static int write_one_page(struct nlru_file *file, struct page *page)
  * whether it went in, and in *activate whether a shadow says it should start active.
  */
 static bool add_to_page_cache(struct nlru_file *file, struct page *page, uint32_t index,
-			      bool *activate)
+			      bool uptodate, bool *activate)
 {
 	struct nlru_engine *eng = file->eng;
 	struct pglist_data *pgdat = page_pgdat(eng, page);
@@ -235,22 +240,28 @@ static bool add_to_page_cache(struct nlru_file *file, struct page *page, uint32_
 	}
 	page->mapping = file->owner.id;
 	page->index = index;
-	page_set(page, PG_uptodate);
+	if (uptodate)
+		page_set(page, PG_uptodate);
 	/* The index's reference and the caller's. */
 	__atomic_store_n(&page->refcount, 2, __ATOMIC_RELEASE);
 	mod_page_node_state(pgdat, page, NLRU_NR_FILE_PAGES, 1);
 	return true;
 }
 
-/* add_to_page_cache_lru() for freshly filled pages; the caller keeps a reference to each. */
-static int insert_pages(struct nlru_file *file, uint32_t first, struct page **pages, int n)
+/*
+ * add_to_page_cache_lru() for fresh pages, filled from the file (@uptodate) or about to be
+ * overwritten whole; the caller keeps a reference to each.
+ */
+static int insert_pages(struct nlru_file *file, uint32_t first, struct page **pages, int n,
+			bool uptodate)
 {
 	struct nlru_engine *eng = file->eng;
 	bool added[READAHEAD_PAGES], activate[READAHEAD_PAGES];
 
 	spin_lock(&file->lock);
 	for (int i = 0; i < n; i++)
-		added[i] = add_to_page_cache(file, pages[i], first + (uint32_t)i, &activate[i]);
+		added[i] = add_to_page_cache(file, pages[i], first + (uint32_t)i, uptodate,
+					     &activate[i]);
 	spin_unlock(&file->lock);
 	for (int i = 0; i < n; i++) {
 		if (!added[i]) {
@@ -313,7 +324,7 @@ static int read_into_cache(struct nlru_file *file, uint32_t first, int n)
 		memset((char *)iov[i].iov_base + have, 0, PAGE_SIZE - have);
 	}
 	count_vm_events(eng, NLRU_PGPGIN, (unsigned long)got / 1024);
-	return insert_pages(file, first, pages, n);
+	return insert_pages(file, first, pages, n, true);
 }
 
 static int by_index(const void *a, const void *b)
@@ -397,13 +408,14 @@ static int writeback_pages(struct nlru_file *file, long nr)
 }
 
 /* A page about to be overwritten whole: nothing to read. */
-static int zero_into_cache(struct nlru_file *file, uint32_t index)
+/* A page about to be overwritten whole: nothing is read, and it is not uptodate until then. */
+static int blank_into_cache(struct nlru_file *file, uint32_t index)
 {
 	struct page *page;
 
 	if (!alloc_cache_pages(file, &page, 1))
 		return -ENOMEM;
-	return insert_pages(file, index, &page, 1);
+	return insert_pages(file, index, &page, 1, false);
 }
 
 /* How many pages to read for a miss at @index: a readahead window when reading in order. */
@@ -444,7 +456,7 @@ static struct page *get_cache_page(struct nlru_file *file, uint32_t index, bool 
 		n = whole ? 1 : readahead_window(file, index);
 		file->ra_next = index + (uint32_t)n;
 		spin_unlock(&file->lock);
-		*err = whole ? zero_into_cache(file, index) : read_into_cache(file, index, n);
+		*err = whole ? blank_into_cache(file, index) : read_into_cache(file, index, n);
 		if (*err)
 			return NULL;
 	}
@@ -523,6 +535,7 @@ long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len, uint6
 			break;
 		memcpy((char *)address_of(file->eng, page) + in_page, (const char *)buf + done, n);
 		spin_lock(&file->lock);
+		page_set(page, PG_uptodate);
 		set_page_dirty(file->eng, page);
 		file->size = MAX(file->size, pos + n);
 		spin_unlock(&file->lock);
@@ -533,6 +546,78 @@ long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len, uint6
 	if (done)
 		balance_dirty_pages(file);
 	return done || !err ? (long)done : err;
+}
+
+/* Says why a pin or unpin is refused; returns @err. */
+static int bad_pin(struct nlru_file *file, int err, const char *why, uint64_t index)
+{
+	log_err(&file->eng->log, "pin of page %llu of %s refused: %s", (unsigned long long)index,
+		file->path, why);
+	return err;
+}
+
+int nlru_file_pin_page(struct nlru_file *file, uint64_t index, unsigned int flags, void **addr)
+{
+	bool write = flags & NLRU_PIN_WRITE, whole = flags & NLRU_PIN_WHOLE;
+	struct page *page;
+	int err = 0;
+
+	if (!file || !addr)
+		return -EINVAL;
+	if ((flags & ~(NLRU_PIN_WRITE | NLRU_PIN_WHOLE)) || (whole && !write))
+		return bad_pin(file, -EINVAL, "unknown flags, or NLRU_PIN_WHOLE without WRITE", index);
+	if (index > UINT32_MAX)
+		return bad_pin(file, -EINVAL, "index past 2^32 - 1", index);
+	if (write ? !file->writable : !file->readable)
+		return bad_pin(file, -EBADF, write ? "open read-only" : "open write-only", index);
+	page = get_cache_page(file, (uint32_t)index, whole, &err);
+	if (!page)
+		return err;
+	/* The reference get_cache_page() took stays, so reclaim leaves the page alone. */
+	spin_lock(&file->lock);
+	page->private++;
+	file->pins++;
+	spin_unlock(&file->lock);
+	mark_page_accessed(file->eng, page);
+	*addr = address_of(file->eng, page);
+	return 0;
+}
+
+int nlru_file_unpin_page(struct nlru_file *file, uint64_t index, size_t written_end)
+{
+	struct page *page = NULL;
+	uint64_t v;
+
+	if (!file)
+		return -EINVAL;
+	if (written_end > PAGE_SIZE)
+		return bad_pin(file, -EINVAL, "written_end is past the page", index);
+	if (written_end && !file->writable)
+		return bad_pin(file, -EBADF, "written, but open read-only", index);
+	spin_lock(&file->lock);
+	v = index <= UINT32_MAX ? pageindex_lookup(&file->idx, (uint32_t)index) : 0;
+	if ((v & SLOT_TAG_MASK) == SLOT_PAGE)
+		page = slot_page(file->eng, v);
+	if (!page || !page->private) {
+		spin_unlock(&file->lock);
+		return bad_pin(file, -EINVAL, "unpin of a page that is not pinned", index);
+	}
+	if (written_end) {
+		/* What a whole-page pin left unwritten must not show another owner's old data. */
+		if (written_end < PAGE_SIZE && !page_test(page, PG_uptodate))
+			memset((char *)address_of(file->eng, page) + written_end, 0,
+			       PAGE_SIZE - written_end);
+		page_set(page, PG_uptodate);
+		set_page_dirty(file->eng, page);
+		file->size = MAX(file->size, (index << PAGE_SHIFT) + written_end);
+	}
+	page->private--;
+	file->pins--;
+	spin_unlock(&file->lock);
+	put_page(page);
+	if (written_end)
+		balance_dirty_pages(file);
+	return 0;
 }
 
 int nlru_file_flush(struct nlru_file *file)
@@ -647,6 +732,16 @@ int nlru_file_close(struct nlru_file *file)
 	if (!file)
 		return -EINVAL;
 	eng = file->eng;
+	spin_lock(&file->lock);
+	if (file->pins) {
+		long pins = file->pins;
+
+		spin_unlock(&file->lock);
+		log_err(&eng->log, "close of %s: %ld pinned page(s); unpin them first", file->path,
+			pins);
+		return -EBUSY;
+	}
+	spin_unlock(&file->lock);
 	if (writeback_pages(file, -1)) {
 		log_err(&eng->log, "close of %s: dirty pages could not be written; the file stays "
 				   "open with them",
@@ -739,6 +834,7 @@ int filemap_close_all(struct nlru_engine *eng)
 {
 	for (;;) {
 		struct nlru_file *file = NULL;
+		int r;
 
 		pthread_rwlock_rdlock(&eng->owners.lock);
 		for (uint32_t id = 1; id < eng->owners.capacity && !file; id++) {
@@ -751,7 +847,8 @@ int filemap_close_all(struct nlru_engine *eng)
 		if (!file)
 			return 0;
 		log_warn(&eng->log, "destroy: closing %s, which was left open", file->path);
-		if (nlru_file_close(file))
-			return -EIO;
+		r = nlru_file_close(file);
+		if (r)
+			return r;
 	}
 }

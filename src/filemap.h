@@ -21,7 +21,10 @@ unsigned long filemap_trim_shadows(struct nlru_engine *eng, int nid, unsigned lo
 /* Test hook: fail the next @count writebacks of @file with @err (EIO, ENOSPC, ...). */
 void filemap_inject_write_errors(struct nlru_file *file, int err, int count);
 
-/* Engine destruction: flush and close files left open.  -EIO naming a file that failed. */
+/*
+ * Engine destruction: flush and close files left open.  -EIO naming a file whose pages could
+ * not be written, -EBUSY naming one with pinned pages.
+ */
 int filemap_close_all(struct nlru_engine *eng);
 
 #endif /* NODELRU_FILEMAP_H */

@@ -174,6 +174,8 @@ NLRU_API int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engin
 
 /*
  * nlru_engine_destroy - stop the engine's threads, drain the per-CPU lists and unmap all memory.
+ * Files left open are flushed and closed first: -EIO if one cannot be written back, -EBUSY if
+ * one has pinned pages.
  * Returns -EBUSY, and leaves the engine fully usable, while pages are still allocated.
  * NULL is accepted and returns 0.  No other call on @eng may run concurrently or follow.
  */
@@ -297,6 +299,33 @@ NLRU_API long nlru_file_pread(struct nlru_file *file, void *buf, size_t len, uin
 NLRU_API long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len,
 			       uint64_t offset);
 
+/*
+ * Zero-copy access to the cache: pin a page of the file as regions pin anonymous pages, and
+ * use its memory directly instead of copying through a buffer.
+ *
+ * nlru_file_pin_page - page @index of @file (its bytes from @index * NLRU_PAGE_SIZE), read in
+ * if needed (with readahead for callers going in order), pinned: it stays at *@addr and is
+ * not reclaimed until nlru_file_unpin_page().  Counts as an access, as a read does.  Bytes
+ * past the end of the file read as zeroes.  @flags: 0 to read it; NLRU_PIN_WRITE to write
+ * into it too; NLRU_PIN_WRITE | NLRU_PIN_WHOLE when the old contents do not matter (the page
+ * is about to be overwritten), so nothing is read from the file.
+ * Returns 0; -EINVAL for bad flags or an index past 2^32 - 1; -EBADF for a write pin of a
+ * file open read-only or a read pin of one open write-only; -ENOMEM; -EIO when reading the
+ * file failed.  A page may be pinned several times, by several threads.
+ */
+#define NLRU_PIN_WHOLE (1u << 1) /* with NLRU_PIN_WRITE: skip reading the old contents */
+NLRU_API int nlru_file_pin_page(struct nlru_file *file, uint64_t index, unsigned int flags,
+				void **addr);
+
+/*
+ * nlru_file_unpin_page - drop one pin of page @index.  @written_end: 0 if the caller did not
+ * write the page; otherwise the end of what it wrote within the page (1 .. NLRU_PAGE_SIZE):
+ * the page is dirty and the file grows to cover it.  A page pinned with NLRU_PIN_WHOLE must be
+ * written: bytes past @written_end are zeroed.  Returns 0; -EINVAL if the page is not pinned
+ * or @written_end is past the page; -EBADF when writing a file open read-only.
+ */
+NLRU_API int nlru_file_unpin_page(struct nlru_file *file, uint64_t index, size_t written_end);
+
 /* Write every dirty page back.  -EIO (logged with the file name) if a write failed. */
 NLRU_API int nlru_file_flush(struct nlru_file *file);
 /* nlru_file_flush(), then fdatasync(2).  Reports a write error once, as fsync(2) does. */
@@ -304,6 +333,7 @@ NLRU_API int nlru_file_fsync(struct nlru_file *file);
 /*
  * Flush, drop the file's pages and close it.  If writing back fails, returns -EIO naming the
  * file and keeps it open with its dirty pages, so nothing is lost; call again to retry.
+ * -EBUSY, with nothing done, while a page of the file is pinned.
  */
 NLRU_API int nlru_file_close(struct nlru_file *file);
 

@@ -75,6 +75,14 @@ static void make_file(const char *path, uint64_t bytes, unsigned int seed)
 }
 
 /* Compare two real files byte for byte. */
+static uint64_t file_size(const char *path)
+{
+	struct stat st;
+
+	cr_assert_eq(stat(path, &st), 0, "%s", path);
+	return (uint64_t)st.st_size;
+}
+
 static void expect_same_files(const char *a, const char *b)
 {
 	static unsigned char x[1 << 16], y[1 << 16];
@@ -126,6 +134,109 @@ Test(filemap, copy_twice_memory_is_identical)
 		     "the cache was reclaimed on the way");
 	cr_expect_eq(vmstat_value(eng, "nr_file_pages"), 0, "closed files leave no pages");
 	cr_expect_eq(vmstat_value(eng, "nr_dirty"), 0);
+	destroy_engine(eng);
+}
+
+/* Copy @src to @dst page by page through pinned pages: no buffer in between. */
+static void copy_pinned(struct nlru_engine *eng, const char *src, const char *dst)
+{
+	struct nlru_file *in, *out;
+	uint64_t size = file_size(src);
+
+	cr_assert_eq(nlru_file_open(eng, src, O_RDONLY, 0, 0, &in), 0);
+	cr_assert_eq(nlru_file_open(eng, dst, O_RDWR | O_CREAT | O_TRUNC, 0644, 0, &out), 0);
+	for (uint64_t index = 0; index << 12 < size; index++) {
+		size_t n = (size_t)MIN(4096, size - (index << 12));
+		void *from, *to;
+
+		cr_assert_eq(nlru_file_pin_page(in, index, 0, &from), 0, "%s", test_log_last);
+		cr_assert_eq(nlru_file_pin_page(out, index, NLRU_PIN_WRITE | NLRU_PIN_WHOLE, &to), 0);
+		memcpy(to, from, n);
+		cr_assert_eq(nlru_file_unpin_page(out, index, n), 0);
+		cr_assert_eq(nlru_file_unpin_page(in, index, 0), 0);
+	}
+	cr_assert_eq(nlru_file_close(in), 0);
+	cr_assert_eq(nlru_file_close(out), 0);
+}
+
+Test(filemap, copy_through_pinned_pages_is_identical)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, true);
+
+	/* Twice the engine, and a tail that is not a whole page. */
+	make_file(path_of("src"), (16 << 20) + 1234, 4);
+	copy_pinned(eng, path_of("src"), path_of("dst"));
+	expect_same_files(path_of("src"), path_of("dst"));
+	cr_expect_gt(vmstat_value(eng, "pgsteal_kswapd") + vmstat_value(eng, "pgsteal_direct"), 0);
+	destroy_engine(eng);
+}
+
+/* A pinned page keeps its address and contents while reclaim streams a file past it. */
+Test(filemap, pinned_file_pages_are_not_reclaimed)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	struct nlru_file *f, *big;
+	unsigned char *p, *q;
+	char buf[4096];
+
+	make_file(path_of("small"), 10000, 5);
+	make_file(path_of("big"), 24 << 20, 6);
+	cr_assert_eq(nlru_file_open(eng, path_of("small"), O_RDWR, 0, 0, &f), 0);
+	cr_assert_eq(nlru_file_pin_page(f, 2, 0, (void **)&p), 0);
+	cr_expect_eq(p[0], byte_at(8192, 5));
+	cr_expect_eq(p[10000 - 8192 - 1], byte_at(9999, 5));
+	cr_expect_eq(p[10000 - 8192], 0, "past the end of the file: zeroes");
+	/* Pinned twice, by a writer this time. */
+	cr_assert_eq(nlru_file_pin_page(f, 2, NLRU_PIN_WRITE, (void **)&q), 0);
+	cr_assert_eq(q, p);
+	cr_assert_eq(nlru_file_open(eng, path_of("big"), O_RDONLY, 0, 0, &big), 0);
+	for (uint64_t off = 0; off < (24 << 20); off += sizeof(buf))
+		cr_assert_eq(nlru_file_pread(big, buf, sizeof(buf), off), (long)sizeof(buf));
+	cr_assert_gt(vmstat_value(eng, "pgsteal_direct"), 0, "reclaim ran");
+	cr_expect_eq(p[0], byte_at(8192, 5), "still there");
+	q[10000 - 8192] = 'X';
+	cr_expect_eq(nlru_file_unpin_page(f, 2, 10000 - 8192 + 1), 0);
+	cr_expect_eq(nlru_file_close(f), -EBUSY, "a pin is left");
+	cr_expect(strstr(test_log_last, "pinned"), "%s", test_log_last);
+	cr_expect_eq(nlru_file_unpin_page(f, 2, 0), 0);
+	cr_expect_eq(nlru_file_unpin_page(f, 2, 0), -EINVAL, "no pin left");
+	cr_assert_eq(nlru_file_close(f), 0);
+	cr_assert_eq(nlru_file_close(big), 0);
+	cr_expect_eq(file_size(path_of("small")), 10001, "the write grew the file by one byte");
+	int fd = open(path_of("small"), O_RDONLY);
+	cr_assert_eq(pread(fd, buf, 2, 9999), 2);
+	cr_expect_eq((unsigned char)buf[0], byte_at(9999, 5));
+	cr_expect_eq(buf[1], 'X');
+	close(fd);
+	destroy_engine(eng);
+}
+
+Test(filemap, pin_bad_input_changes_nothing)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	struct nlru_file *ro, *rw;
+	void *p;
+
+	make_file(path_of("f"), 8192, 7);
+	cr_assert_eq(nlru_file_open(eng, path_of("f"), O_RDONLY, 0, 0, &ro), 0);
+	cr_assert_eq(nlru_file_open(eng, path_of("f"), O_RDWR, 0, 0, &rw), 0);
+	cr_expect_eq(nlru_file_pin_page(ro, 0, NLRU_PIN_WRITE, &p), -EBADF);
+	cr_expect(strstr(test_log_last, "read-only"), "%s", test_log_last);
+	cr_expect_eq(nlru_file_pin_page(rw, 0, NLRU_PIN_WHOLE, &p), -EINVAL, "WHOLE needs WRITE");
+	cr_expect_eq(nlru_file_pin_page(rw, 0, 1u << 7, &p), -EINVAL);
+	cr_expect_eq(nlru_file_pin_page(rw, 1ull << 32, 0, &p), -EINVAL);
+	cr_expect_eq(nlru_file_pin_page(NULL, 0, 0, &p), -EINVAL);
+	cr_expect_eq(nlru_file_pin_page(rw, 0, 0, NULL), -EINVAL);
+	cr_expect_eq(nlru_file_unpin_page(rw, 0, 0), -EINVAL, "not pinned");
+	cr_assert_eq(nlru_file_pin_page(ro, 1, 0, &p), 0);
+	cr_expect_eq(nlru_file_unpin_page(ro, 1, 10), -EBADF, "a read-only file is not written");
+	cr_expect_eq(nlru_file_unpin_page(ro, 1, 4097), -EINVAL);
+	cr_expect_eq(nlru_engine_destroy(eng), -EBUSY, "a file with a pinned page stays");
+	cr_expect_eq(nlru_file_unpin_page(ro, 1, 0), 0);
+	cr_expect_eq(vmstat_value(eng, "nr_dirty"), 0, "nothing was written");
+	cr_assert_eq(nlru_file_close(ro), 0);
+	cr_assert_eq(nlru_file_close(rw), 0);
+	cr_expect_eq(file_size(path_of("f")), 8192);
 	destroy_engine(eng);
 }
 
