@@ -81,6 +81,17 @@ static long zone_item_47(const struct nlru_engine *eng, const struct zone *zone,
 	return zone_stat_read(eng, zone, (enum nlru_zone_stat_item)it->item);
 }
 
+/*
+ * 4.7 reads counters through global_page_state() and zone_page_state(), which show a
+ * negative value as 0 (per-CPU deltas can leave one below zero for a while).  Of the engine's
+ * counters only NR_ALLOC_BATCH goes below zero: every allocation spends it, fair or not, and a
+ * zone only other nodes allocate from is never reset, as in 4.7.
+ */
+static unsigned long shown(long v)
+{
+	return v < 0 ? 0 : (unsigned long)v;
+}
+
 void dump_vmstat_items_47(struct nlru_engine *eng, int only_nid, FILE *out)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(items_47); i++) {
@@ -91,7 +102,7 @@ void dump_vmstat_items_47(struct nlru_engine *eng, int only_nid, FILE *out)
 				for (int zid = 0; zid < MAX_NR_ZONES; zid++)
 					sum += zone_item_47(eng, &NODE_DATA(eng, nid)->node_zones[zid],
 							    &items_47[i]);
-		fprintf(out, "%s %lu\n", items_47[i].name, (unsigned long)sum);
+		fprintf(out, "%s %lu\n", items_47[i].name, shown(sum));
 	}
 }
 
@@ -136,7 +147,7 @@ static void dump_zone_47(struct nlru_engine *eng, const struct zone *zone, FILE 
 		(unsigned long)zone->managed_pages);
 	for (size_t i = 0; i < ARRAY_SIZE(items_47); i++)
 		fprintf(out, "\n    %-12s %lu", items_47[i].name,
-			(unsigned long)zone_item_47(eng, zone, &items_47[i]));
+			shown(zone_item_47(eng, zone, &items_47[i])));
 	dump_zone_pagesets(eng, zone, out);
 	/* inactive_ratio is never set in 4.7 either: it prints 0. */
 	fprintf(out, "\n  all_unreclaimable: %u\n  start_pfn:         %lu\n  inactive_ratio:    %u\n",
