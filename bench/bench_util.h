@@ -1,9 +1,17 @@
-/* What the benchmarks share: a monotonic clock and the median of a set of samples. */
+/*
+ * What the benchmarks share: a monotonic clock, the median of a set of samples, and the TSC
+ * that mmtests' pagealloc times with.
+ */
 #ifndef NODELRU_BENCH_UTIL_H
 #define NODELRU_BENCH_UTIL_H
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
 
 static inline double now_s(void)
 {
@@ -11,6 +19,14 @@ static inline double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static inline int cmp_double(const void *a, const void *b)
@@ -25,6 +41,32 @@ static inline double median(double *v, int n)
 {
 	qsort(v, (size_t)n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * The clock of mmtests' pagealloc: rdtsc, unfenced, as the stap module reads it (its unit is
+ * TSC ticks, which mmtests calls cycles).  Elsewhere than x86 the nanosecond clock stands in,
+ * and tsc_per_ns() is then 1.
+ */
+static inline uint64_t tsc_read(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	return __rdtsc();
+#else
+	return now_ns();
+#endif
+}
+
+/* TSC ticks per nanosecond, measured against CLOCK_MONOTONIC over @ms milliseconds. */
+static inline double tsc_per_ns(unsigned int ms)
+{
+	struct timespec pause = {0, (long)ms * 1000000};
+	uint64_t n0 = now_ns(), t0 = tsc_read(), n1, t1;
+
+	nanosleep(&pause, NULL);
+	t1 = tsc_read();
+	n1 = now_ns();
+	return n1 > n0 ? (double)(t1 - t0) / (double)(n1 - n0) : 1.0;
 }
 
 #endif /* NODELRU_BENCH_UTIL_H */
