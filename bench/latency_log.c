@@ -33,3 +33,10 @@ void latency_log_add(struct latency_log *l, uint64_t loop_ns)
 	l->slow++;
 	l->count = l->sum = 0;
 }
+
+void latency_log_finish(struct latency_log *l, int flush)
+{
+	if (flush && l->count)
+		emit(l, l->count, l->sum / l->count);
+	l->count = l->sum = 0;
+}

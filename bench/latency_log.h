@@ -4,7 +4,7 @@
  * are printed alone as "1 <ns>", faster ones averaged in groups of up to 1000 as
  * "<count> <avg_ns>".  Two quirks are kept: a group cut short by a slow sample is printed with
  * that slow sample's latency inside its sum, and a group still open when the probe stops is
- * never printed.
+ * never printed by mmtests (latency_log_finish() can print it: see there).
  */
 #ifndef NODELRU_BENCH_LATENCY_LOG_H
 #define NODELRU_BENCH_LATENCY_LOG_H
@@ -31,5 +31,13 @@ void latency_log_init(struct latency_log *l, FILE *out);
  * when a group completes or a slow sample arrives.
  */
 void latency_log_add(struct latency_log *l, uint64_t loop_ns);
+
+/*
+ * latency_log_finish - the probe stops.  mmtests drops the open group of fast samples; with
+ * @flush it is printed like a completed one instead.  A run of mmtests lasts minutes and loses
+ * under 1000 of its samples that way; a run here can be shorter than one group, and would lose
+ * them all.
+ */
+void latency_log_finish(struct latency_log *l, int flush);
 
 #endif /* NODELRU_BENCH_LATENCY_LOG_H */
