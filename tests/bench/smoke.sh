@@ -1,0 +1,40 @@
+#!/bin/sh
+# Smoke run of one benchmark at a tiny size: it must finish, print its tables and fill its
+# results folder, with each mode's dumps in that mode's layout.  No figure is checked: the
+# machine may be busy.  Usage: smoke.sh PROGRAM pagealloc|stutter
+set -eu
+prog=$1
+bench=$2
+dir=$(mktemp -d "${TMPDIR:-/tmp}/nlru-smoke-XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "smoke $bench: $*" >&2; exit 1; }
+
+case $bench in
+pagealloc)
+  "$prog" --quiet --mib 16 --orders 0-1 --batch-mib 1 --outer 3 --inner 2 --results "$dir" \
+    >"$dir/out.txt"
+  rows='^Min      alloc-odr0-1 ^Amean    total-odr1-64 ^Max      free-odr1-1 ^DMA32.allocs
+        ^Normal.allocs ^Movable.allocs'
+  files='pagealloc-cycles.txt pagealloc-cycles.csv pagealloc-ns.json samples.csv run.json
+         ref-jemalloc/pagealloc.log ref-mmap/pagealloc.log 4.7-zone/pagealloc.log' ;;
+stutter)
+  "$prog" --quiet --mib 16 --iterations 1 --settle-ms 0 --results "$dir" >"$dir/out.txt"
+  rows='^Min.........mmap ^Best1%Mean..mmap ^Write ^Hmean....tput ^Allocation.stalls
+        ^Kswapd.efficiency ^Slabs.scanned'
+  files='stutter-latency.txt stutter-latency.json stutter-write-speed.csv
+         stutter-throughput.json iterations.csv run.json 4.7-zone/mmap-latency.log
+         4.8-node/mmap-latency.log' ;;
+*) fail "unknown benchmark" ;;
+esac
+
+for r in $rows; do
+  grep -q "$r" "$dir/out.txt" || fail "no row matching '$r' in the output"
+done
+for f in $files vmstat-summary.txt vmstat-summary.csv vmstat-summary.json \
+    4.7-zone/vmstat-before 4.7-zone/vmstat-after 4.8-node/zoneinfo-before 4.8-node/zoneinfo-after; do
+  [ -s "$dir/$f" ] || fail "$f missing or empty"
+done
+# Zone mode dumps Linux 4.7's names, node mode 4.8's.
+grep -q '^pgscan_kswapd_normal ' "$dir/4.7-zone/vmstat-after" || fail "zone mode dump is not 4.7's"
+grep -q '^pgscan_kswapd ' "$dir/4.8-node/vmstat-after" || fail "node mode dump is not 4.8's"
+echo "smoke $bench: ok"
