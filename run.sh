@@ -1,17 +1,84 @@
 #!/usr/bin/env bash
-# The main job of nodelru: installs missing Debian packages, builds into build/, then runs on a
-# two-node engine an allocation workload on every node, anonymous memory twice the engine
-# through swap, and a file twice the engine copied through its page cache (both verified),
-# and prints the engine's /proc/vmstat and /proc/zoneinfo dumps.  Extra arguments go to nlru-workload (--set name=value, --topology).
-# Safe to run again; needs no terminal.
+# The main job of nodelru: installs missing Debian packages, builds into build/, then runs the
+# mmtests benchmarks pagealloc and stutter on the engine in zone mode (Linux 4.7) and node
+# mode (Linux 4.8), prints mmtests' comparison tables (zone mode the baseline) with the vmstat
+# summary under each, and keeps everything in a results folder.  A few minutes on 2 cores.
+# Safe to run again; needs no terminal.  ./run.sh --help lists the options; the former main
+# job (nlru-workload: allocation, swap and page cache workloads, verified) is ./run.sh --workload.
 set -euo pipefail
 cd "$(dirname "$0")"
+
+usage() {
+  cat <<'EOF'
+usage: ./run.sh [options]
+  --bench LIST       benchmarks, comma-separated: pagealloc,stutter (default both)
+  --modes LIST       reclaim modes, the first is the baseline column (default zone,node)
+  --mib N            memory per node of every engine, MiB (default: pagealloc 128, stutter 128)
+  --topology T       hwloc synthetic topology, e.g. "pack:2 numa:1 core:1 pu:1" (default: the
+                     machine's own)
+  --set NAME=VALUE   an engine tunable for every engine (repeatable; see build/tools/nlru-tunables)
+  --iterations N     stutter: hog + copy rounds per mode (default 5)
+  --outer N          pagealloc: samples per order and batch (default 15)
+  --sample-pages N   pagealloc: pages one sample allocates at the least (default 16384)
+  --exact            pagealloc with mmtests' own counts (10000 inner iterations: hours here)
+  --results DIR      results folder (default results/<date>-<time>)
+  --workload [ARGS]  run the former main job, nlru-workload, with ARGS instead
+  -h, --help         this text
+EOF
+}
 
 scripts/ensure-deps.sh
 [[ -f build/build.ninja ]] || meson setup build >/dev/null
 meson compile -C build >/dev/null
 
-if (($# == 0)); then
-  set -- --topology "pack:2 numa:1 core:1 pu:1" --set node_mib=64
+if [[ ${1:-} == --workload ]]; then
+  shift
+  (($# == 0)) && set -- --topology "pack:2 numa:1 core:1 pu:1" --set node_mib=64
+  exec build/tools/nlru-workload "$@"
 fi
-exec build/tools/nlru-workload "$@"
+
+benches=pagealloc,stutter
+results=""
+common=() pagealloc_opts=() stutter_opts=()
+mib_given=0
+while (($#)); do
+  case $1 in
+  -h | --help) usage; exit 0 ;;
+  --exact) pagealloc_opts+=(--exact); shift; continue ;;
+  --bench | --modes | --mib | --topology | --set | --iterations | --outer | --sample-pages | --results)
+    (($# >= 2)) || { echo "run.sh: $1 needs a value" >&2; exit 2; } ;;
+  *) echo "run.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+  esac
+  case $1 in
+  --bench) benches=$2 ;;
+  --results) results=$2 ;;
+  --mib) common+=("$1" "$2"); mib_given=1 ;;
+  --modes | --topology | --set) common+=("$1" "$2") ;;
+  --iterations) stutter_opts+=("$1" "$2") ;;
+  --outer | --sample-pages) pagealloc_opts+=("$1" "$2") ;;
+  esac
+  shift 2
+done
+((mib_given)) || common+=(--mib 128)
+[[ -n $results ]] || results=results/$(date +%Y%m%d-%H%M%S)
+mkdir -p "$results"
+
+# The report goes to the terminal and to report.txt; the programs' progress lines to stderr.
+run_bench() {
+  local name=$1
+  shift
+  echo "== $name" >&2
+  "build/bench/$name" "${common[@]}" --results "$results/$name" "$@" | tee -a "$results/report.txt"
+  echo | tee -a "$results/report.txt"
+}
+
+: >"$results/report.txt"
+IFS=, read -ra list <<<"$benches"
+for b in "${list[@]}"; do
+  case $b in
+  pagealloc) run_bench pagealloc --sample-pages 16384 "${pagealloc_opts[@]}" ;;
+  stutter) run_bench stutter --settle-ms 1000 "${stutter_opts[@]}" ;;
+  *) echo "run.sh: unknown benchmark '$b'" >&2; exit 2 ;;
+  esac
+done
+echo "results: $results" >&2
