@@ -15,15 +15,15 @@
 #include <nodelru/vmstat.h>
 
 const char harness_usage[] =
-	"  --mib N            memory per node of each engine, MiB\n"
-	"  --topology T       hwloc synthetic topology (\"pack:2 numa:1 core:1 pu:1\"); default: "
-	"the machine's\n"
-	"  --set NAME=VALUE   any engine tunable (see nlru-tunables), for every engine\n"
-	"  --modes LIST       reclaim modes, comma-separated, the first is the baseline "
-	"(default zone,node)\n"
-	"  --results DIR      where the logs, dumps and tables go (default: a new folder in $TMPDIR)\n"
-	"  --cpu C            CPU the measuring thread is bound to (-1: none)\n"
-	"  --quiet            no progress line\n";
+    "  --mib N            memory per node of each engine, MiB\n"
+    "  --topology T       hwloc synthetic topology (\"pack:2 numa:1 core:1 pu:1\"); default: "
+    "the machine's\n"
+    "  --set NAME=VALUE   any engine tunable (see nlru-tunables), for every engine\n"
+    "  --modes LIST       reclaim modes, comma-separated, the first is the baseline "
+    "(default zone,node)\n"
+    "  --results DIR      where the logs, dumps and tables go (default: a new folder in $TMPDIR)\n"
+    "  --cpu C            CPU the measuring thread is bound to (-1: none)\n"
+    "  --quiet            no progress line\n";
 
 void harness_opts_init(struct harness_opts *o, long node_mib)
 {
@@ -102,6 +102,26 @@ int harness_parse_opt(struct harness_opts *o, int argc, char **argv, int *i)
 		}
 		*i += 1;
 		return 1;
+	}
+	return 0;
+}
+
+int harness_parse_args(struct harness_opts *o, int argc, char **argv, harness_own_opt_fn own,
+		       void *arg)
+{
+	for (int i = 1; i < argc; i++) {
+		int r = harness_parse_opt(o, argc, argv, &i);
+
+		if (r < 0)
+			return r;
+		if (r)
+			continue;
+		r = own(arg, argv[i], i + 1 < argc ? argv[i + 1] : NULL);
+		if (r < 0) {
+			fprintf(stderr, "%s: bad option or value '%s'\n", argv[0], argv[i]);
+			return r;
+		}
+		i += r;
 	}
 	return 0;
 }

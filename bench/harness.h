@@ -39,6 +39,20 @@ void harness_opts_init(struct harness_opts *o, long node_mib);
  */
 int harness_parse_opt(struct harness_opts *o, int argc, char **argv, int *i);
 
+/*
+ * A program's own options: take @opt (and @val, its next argument, NULL at the end).
+ * Returns 0 when it took @opt alone, 1 when it took @val too, -EINVAL when @opt is not one of
+ * its options or @val is bad.
+ */
+typedef int (*harness_own_opt_fn)(void *arg, const char *opt, const char *val);
+
+/*
+ * harness_parse_args - every argument of argv[1..]: the harness options, and the others
+ * through @own.  0, or -EINVAL after a message on stderr naming the bad option.
+ */
+int harness_parse_args(struct harness_opts *o, int argc, char **argv, harness_own_opt_fn own,
+		       void *arg);
+
 /* One line per harness option, for a program's usage text. */
 extern const char harness_usage[];
 
@@ -86,6 +100,6 @@ int harness_write_table(const struct mm_table *t, const char *dir, const char *b
  * terminal and not quiet; a NULL @fmt clears it.
  */
 void harness_progress(const struct harness_opts *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 #endif /* NODELRU_BENCH_HARNESS_H */

@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define MM_STAT_MAX 16 /* "Best99%Mean" and the like */
-#define MM_OP_MAX 40   /* "total-odr0-16384" and the like */
+#define MM_STAT_MAX 16      /* "Best99%Mean" and the like */
+#define MM_OP_MAX 40        /* "total-odr0-16384" and the like */
 #define MM_COMPARE_LENGTH 6 /* _CompareLength: the width of the percentage */
 
 enum mm_cmp {

@@ -53,7 +53,7 @@ struct column {
 struct pagealloc {
 	struct harness_opts h;
 	unsigned int order_min, order_max;
-	long batch_mib;    /* BATCH_SIZE in MiB: batches run up to (MiB / 4 KiB) >> order, exclusive */
+	long batch_mib; /* BATCH_SIZE in MiB: batches run up to (MiB / 4 KiB) >> order, exclusive */
 	long outer, inner; /* PARAM_ITERATIONS_*; inner 0: sized so a sample holds sample_pages */
 	long sample_pages;
 	int refs; /* the jemalloc and mmap columns */
@@ -165,7 +165,8 @@ static void run_pair(struct pagealloc *pa, unsigned int order, unsigned long bat
 		pa->col[k].acc_alloc = pa->col[k].acc_free = 0;
 	for (long i = 0; i < pa->outer; i++)
 		for (int k = 0; k < pa->nr_cols; k++) {
-			/* Engines swap places each iteration so neither always follows the other. */
+			/* Engines swap places each iteration so neither always follows the other.
+			 */
 			int idx = (i % 2 && k < pa->nr_engines) ? pa->nr_engines - 1 - k : k;
 
 			outer_iteration(pa, &pa->col[idx], order, batch, inner, i);
@@ -193,8 +194,8 @@ static void run_all(struct pagealloc *pa)
 	harness_progress(&pa->h, NULL);
 }
 
-static const char *const stat_names[NR_MM_MULTIOP_ROWS] = {"Min", "Amean", "Stddev",
-							    "CoeffVar", "Max"};
+static const char *const stat_names[NR_MM_MULTIOP_ROWS] = {"Min", "Amean", "Stddev", "CoeffVar",
+							   "Max"};
 
 /* One summary figure of op @name in @ops, scaled by @scale (CoeffVar is a ratio: unscaled). */
 static double figure(const struct pa_ops *ops, const char *name, int stat, double scale)
@@ -220,8 +221,8 @@ static int fill_table(struct mm_table *t, const struct pa_ops *ops, int nr_cols,
 			for (int k = 0; k < nr_cols; k++)
 				any |= !isnan(v[k] = figure(&ops[k], ops[0].op[i].name, s, scale));
 			/* _FilterNaN: an operation without data is not printed. */
-			if (any && mm_table_add(t, stat_names[s], ops[0].op[i].name,
-						MM_CMP_PNDIFF, v))
+			if (any &&
+			    mm_table_add(t, stat_names[s], ops[0].op[i].name, MM_CMP_PNDIFF, v))
 				return -ENOMEM;
 		}
 	return 0;
@@ -342,8 +343,8 @@ static int write_run_info(const struct pagealloc *pa, double elapsed)
 	fprintf(f,
 		",\"orders\":[%u,%u],\"batch_mib\":%ld,\"outer\":%ld,\"inner\":%ld,"
 		"\"sample_pages\":%ld,\"tsc_per_ns\":%.6f,\"elapsed_s\":%.3f,\"failed\":{",
-		pa->order_min, pa->order_max, pa->batch_mib, pa->outer, pa->inner,
-		pa->sample_pages, pa->tsc_per_ns, elapsed);
+		pa->order_min, pa->order_max, pa->batch_mib, pa->outer, pa->inner, pa->sample_pages,
+		pa->tsc_per_ns, elapsed);
 	for (int k = 0; k < pa->nr_cols; k++)
 		fprintf(f, "%s\"%s\":%" PRIu64, k ? "," : "", pa->col[k].name, pa->col[k].failed);
 	fputs("}}\n", f);
@@ -397,31 +398,42 @@ static int measure(struct pagealloc *pa)
 
 static void usage(void)
 {
-	fprintf(stderr,
-		"usage: pagealloc [options]\n"
-		"  --orders A-B       orders to run (default 0-4)\n"
-		"  --batch-mib N      mmtests' BATCH_SIZE: batches 1, 2, 4 ... below (N MiB / 4 KiB)"
-		" >> order (default 128)\n"
-		"  --outer N          outer iterations, the samples (default 15)\n"
-		"  --inner N          inner iterations per sample (default: enough for "
-		"--sample-pages pages, at most 10000)\n"
-		"  --sample-pages N   pages a sample allocates at the least when --inner is not "
-		"given (default 4096)\n"
-		"  --exact            mmtests' counts: --outer 15 --inner 10000 --batch-mib 128\n"
-		"  --no-refs          no jemalloc and mmap columns\n"
-		"%s",
-		harness_usage);
+	fprintf(
+	    stderr,
+	    "usage: pagealloc [options]\n"
+	    "  --orders A-B       orders to run (default 0-4)\n"
+	    "  --batch-mib N      mmtests' BATCH_SIZE: batches 1, 2, 4 ... below (N MiB / 4 KiB)"
+	    " >> order (default 128)\n"
+	    "  --outer N          outer iterations, the samples (default 15)\n"
+	    "  --inner N          inner iterations per sample (default: enough for "
+	    "--sample-pages pages, at most 10000)\n"
+	    "  --sample-pages N   pages a sample allocates at the least when --inner is not "
+	    "given (default 4096)\n"
+	    "  --exact            mmtests' counts: --outer 15 --inner 10000 --batch-mib 128\n"
+	    "  --no-refs          no jemalloc and mmap columns\n"
+	    "%s",
+	    harness_usage);
 }
 
-static int parse_own(struct pagealloc *pa, const char *opt, const char *val)
+static int parse_own(void *arg, const char *opt, const char *val)
 {
+	struct pagealloc *pa = arg;
 	char *end;
 
+	if (strcmp(opt, "--exact") == 0) {
+		pa->outer = PA_MMTESTS_OUTER;
+		pa->inner = PA_MMTESTS_INNER;
+		pa->batch_mib = PA_MMTESTS_BATCH_MIB;
+		return 0;
+	}
+	if (strcmp(opt, "--no-refs") == 0)
+		return pa->refs = 0, 0;
+	if (!val)
+		return -EINVAL;
 	if (strcmp(opt, "--orders") == 0)
 		return sscanf(val, "%u-%u", &pa->order_min, &pa->order_max) == 2 &&
-				       pa->order_min <= pa->order_max &&
-				       pa->order_max < NLRU_MAX_ORDER
-			   ? 0
+			       pa->order_min <= pa->order_max && pa->order_max < NLRU_MAX_ORDER
+			   ? 1
 			   : -EINVAL;
 	if (strcmp(opt, "--batch-mib") == 0)
 		pa->batch_mib = strtol(val, &end, 10);
@@ -433,46 +445,24 @@ static int parse_own(struct pagealloc *pa, const char *opt, const char *val)
 		pa->sample_pages = strtol(val, &end, 10);
 	else
 		return -EINVAL;
-	return *end || pa->batch_mib < 1 || pa->outer < 1 || pa->inner < 0 ||
-			       pa->sample_pages < 1
+	return *end || pa->batch_mib < 1 || pa->outer < 1 || pa->inner < 0 || pa->sample_pages < 1
 		   ? -EINVAL
-		   : 0;
-}
-
-static int parse_args(struct pagealloc *pa, int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		int r = harness_parse_opt(&pa->h, argc, argv, &i);
-
-		if (r < 0)
-			return r;
-		if (r)
-			continue;
-		if (strcmp(argv[i], "--exact") == 0) {
-			pa->outer = PA_MMTESTS_OUTER;
-			pa->inner = PA_MMTESTS_INNER;
-			pa->batch_mib = PA_MMTESTS_BATCH_MIB;
-		} else if (strcmp(argv[i], "--no-refs") == 0) {
-			pa->refs = 0;
-		} else if (i + 1 < argc && parse_own(pa, argv[i], argv[i + 1]) == 0) {
-			i++;
-		} else {
-			fprintf(stderr, "pagealloc: bad option '%s'\n", argv[i]);
-			return -EINVAL;
-		}
-	}
-	return 0;
+		   : 1;
 }
 
 int main(int argc, char **argv)
 {
-	struct pagealloc pa = {.order_min = 0, .order_max = 4, .batch_mib = PA_MMTESTS_BATCH_MIB,
-			       .outer = PA_MMTESTS_OUTER, .sample_pages = 4096, .refs = 1};
+	struct pagealloc pa = {.order_min = 0,
+			       .order_max = 4,
+			       .batch_mib = PA_MMTESTS_BATCH_MIB,
+			       .outer = PA_MMTESTS_OUTER,
+			       .sample_pages = 4096,
+			       .refs = 1};
 	int r, r2;
 
 	/* 128 MiB: the largest batch, 16385 pages or 64 MiB, stays clear of the watermarks. */
 	harness_opts_init(&pa.h, 128);
-	if (parse_args(&pa, argc, argv)) {
+	if (harness_parse_args(&pa.h, argc, argv, parse_own, &pa)) {
 		usage();
 		return 2;
 	}

@@ -95,8 +95,9 @@ static struct pa_op *ops_new(struct pa_ops *ops, const char *kind, unsigned int 
 
 static double pick(const struct pa_line *l, int kind)
 {
-	return kind == 0 ? (double)l->alloc : kind == 1 ? (double)l->free
-							: (double)l->alloc + (double)l->free;
+	return kind == 0   ? (double)l->alloc
+	       : kind == 1 ? (double)l->free
+			   : (double)l->alloc + (double)l->free;
 }
 
 /* One operation: every kept line of (@order, @batch), in log order. */
@@ -108,7 +109,8 @@ static int build_op(struct pa_ops *ops, const struct pa_line *kept, size_t nr, i
 	if (!op)
 		return -ENOMEM;
 	for (size_t i = 0; i < nr; i++)
-		if (kept[i].order == order && kept[i].batch == batch && op_push(op, pick(&kept[i], kind)))
+		if (kept[i].order == order && kept[i].batch == batch &&
+		    op_push(op, pick(&kept[i], kind)))
 			return -ENOMEM;
 	return 0;
 }

@@ -65,7 +65,8 @@ static int write_zeroes(struct stutter *st, struct nlru_file *f, uint64_t bytes)
 {
 	memset(st->buf, 0, (size_t)st->block);
 	for (uint64_t off = 0; off < bytes; off += (uint64_t)st->block) {
-		size_t n = bytes - off < (uint64_t)st->block ? (size_t)(bytes - off) : (size_t)st->block;
+		size_t n =
+		    bytes - off < (uint64_t)st->block ? (size_t)(bytes - off) : (size_t)st->block;
 		long w = nlru_file_pwrite(f, st->buf, n, off);
 
 		if (w != (long)n)
@@ -79,8 +80,8 @@ static int calibrate(struct stutter *st, struct nlru_engine *eng, double *secs)
 	uint64_t bytes = (uint64_t)st->calibrate_mib << 20;
 	double t0 = now_s();
 	struct nlru_file *f;
-	int r = nlru_file_open(eng, st->cal, O_RDWR | O_CREAT | O_TRUNC, 0644, NLRU_NUMA_NO_NODE,
-			       &f);
+	int r =
+	    nlru_file_open(eng, st->cal, O_RDWR | O_CREAT | O_TRUNC, 0644, NLRU_NUMA_NO_NODE, &f);
 
 	if (r)
 		return r;
@@ -225,7 +226,8 @@ static int size_from(struct stutter *st, struct nlru_engine *eng)
 	st->probe = st->probe_pages ? (size_t)st->probe_pages
 				    : stutter_probe_pages((size_t)(bytes / NLRU_PAGE_SIZE));
 	if (!st->calibrate_mib)
-		st->calibrate_mib = st->file_bytes >> 20 < 1024 ? (long)(st->file_bytes >> 20) : 1024;
+		st->calibrate_mib =
+		    st->file_bytes >> 20 < 1024 ? (long)(st->file_bytes >> 20) : 1024;
 	harness_progress(&st->h, "stutter: writing the %" PRIu64 " MiB source file",
 			 st->file_bytes >> 20);
 	return make_source(st);
@@ -300,7 +302,8 @@ static int latency_table(struct stutter *st)
 			v[m] = st->run[m].lat.ms[row];
 		r = mm_table_add(&t, stutter_stat_names[row], "mmap", MM_CMP_PNDIFF, v);
 	}
-	return r ? (mm_table_fini(&t), r) : emit_table(&t, st->h.results, "stutter-latency", "stutter (mmap latency, ms)");
+	return r ? (mm_table_fini(&t), r)
+		 : emit_table(&t, st->h.results, "stutter-latency", "stutter (mmap latency, ms)");
 }
 
 /* stuttercalibrate: "Write", MB/s of the calibration write. */
@@ -315,8 +318,9 @@ static int write_speed_table(struct stutter *st)
 	if (mm_table_init(&t, names, (size_t)st->h.nr_modes, 12, 2, 12))
 		return -ENOMEM;
 	for (int m = 0; m < st->h.nr_modes; m++)
-		v[m] = st->run[m].calibrate_s > 0 ? (double)st->calibrate_mib / st->run[m].calibrate_s
-						  : NAN;
+		v[m] = st->run[m].calibrate_s > 0
+			   ? (double)st->calibrate_mib / st->run[m].calibrate_s
+			   : NAN;
 	r = mm_table_add(&t, "", "Write", MM_CMP_PDIFF, v);
 	return r ? (mm_table_fini(&t), r)
 		 : emit_table(&t, st->h.results, "stutter-write-speed",
@@ -328,8 +332,8 @@ static int throughput_table(struct stutter *st)
 {
 	static const char *const stats[] = {"Min", "Hmean", "Stddev", "CoeffVar", "Max"};
 	/* DATA_MBYTES_PER_SECOND compares per column: higher is better but for the spread. */
-	static const enum mm_cmp cmp[] = {MM_CMP_PDIFF, MM_CMP_PDIFF, MM_CMP_PNDIFF,
-					  MM_CMP_PNDIFF, MM_CMP_PDIFF};
+	static const enum mm_cmp cmp[] = {MM_CMP_PDIFF, MM_CMP_PDIFF, MM_CMP_PNDIFF, MM_CMP_PNDIFF,
+					  MM_CMP_PDIFF};
 	double rows[HARNESS_MAX_MODES][NR_MM_MULTIOP_ROWS], tput[ST_MAX_ITERATIONS];
 	const char *names[HARNESS_MAX_MODES];
 	double v[HARNESS_MAX_MODES];
@@ -405,8 +409,8 @@ static int report(struct stutter *st)
 	if (r)
 		return r;
 	for (int m = 0; m < st->h.nr_modes; m++)
-		runs[m] = (struct vmsummary_run){st->run[m].column, st->run[m].dir,
-						 st->run[m].elapsed};
+		runs[m] =
+		    (struct vmsummary_run){st->run[m].column, st->run[m].dir, st->run[m].elapsed};
 	printf("stutter vmstat summary\n");
 	return vmsummary_write(runs, (size_t)st->h.nr_modes, st->h.results, stdout);
 }
@@ -430,13 +434,19 @@ static void usage(void)
 		harness_usage);
 }
 
-static int parse_own(struct stutter *st, const char *opt, const char *val)
+static int parse_own(void *arg, const char *opt, const char *val)
 {
+	struct stutter *st = arg;
 	char *end;
-	long v = strtol(val, &end, 10);
+	long v;
 
+	if (strcmp(opt, "--drop-open-group") == 0)
+		return st->drop_open_group = 1, 0;
+	if (!val)
+		return -EINVAL;
 	if (strcmp(opt, "--dir") == 0)
-		return st->workdir = val, 0;
+		return st->workdir = val, 1;
+	v = strtol(val, &end, 10);
 	if (*end || v < 0)
 		return -EINVAL;
 	if (strcmp(opt, "--iterations") == 0 && v >= 1 && v <= ST_MAX_ITERATIONS)
@@ -451,30 +461,7 @@ static int parse_own(struct stutter *st, const char *opt, const char *val)
 		st->probe_pages = v;
 	else
 		return -EINVAL;
-	return 0;
-}
-
-static int parse_args(struct stutter *st, int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		int r = harness_parse_opt(&st->h, argc, argv, &i);
-
-		if (r < 0)
-			return r;
-		if (r)
-			continue;
-		if (strcmp(argv[i], "--drop-open-group") == 0) {
-			st->drop_open_group = 1;
-			continue;
-		}
-		if (i + 1 < argc && parse_own(st, argv[i], argv[i + 1]) == 0) {
-			i++;
-			continue;
-		}
-		fprintf(stderr, "stutter: bad option '%s'\n", argv[i]);
-		return -EINVAL;
-	}
-	return 0;
+	return 1;
 }
 
 static int file_paths(struct stutter *st)
@@ -499,7 +486,7 @@ int main(int argc, char **argv)
 	/* 64 MiB: a 128 MiB copy and a 48 MiB hog per iteration, a 512-page probe. */
 	harness_opts_init(&st.h, 64);
 	st.h.cpu = -1; /* the probe thread must not share the copier's CPU by inheritance */
-	if (parse_args(&st, argc, argv)) {
+	if (harness_parse_args(&st.h, argc, argv, parse_own, &st)) {
 		usage();
 		return 2;
 	}

@@ -60,8 +60,8 @@ static void *probe_main(void *arg)
 	return NULL;
 }
 
-int stutter_probe_start(struct stutter_probe *p, struct nlru_engine *eng, size_t pages,
-			FILE *out, int flush_open_group)
+int stutter_probe_start(struct stutter_probe *p, struct nlru_engine *eng, size_t pages, FILE *out,
+			int flush_open_group)
 {
 	p->eng = eng;
 	p->pages = pages;

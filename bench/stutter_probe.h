@@ -46,8 +46,8 @@ size_t stutter_probe_pages(size_t engine_pages);
  * stutter_probe_start - start the thread.  @flush_open_group: log the group of fast samples
  * still open at the stop (mmtests drops it).  0 or -errno of pthread_create.
  */
-int stutter_probe_start(struct stutter_probe *p, struct nlru_engine *eng, size_t pages,
-			FILE *out, int flush_open_group);
+int stutter_probe_start(struct stutter_probe *p, struct nlru_engine *eng, size_t pages, FILE *out,
+			int flush_open_group);
 
 /*
  * stutter_probe_stop - ask the thread to end (mmtests' SIGTERM), wait for it, and close the

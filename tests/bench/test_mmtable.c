@@ -21,8 +21,8 @@ TestSuite(mmtable, .timeout = 10);
 
 static const char *const kernels[] = {"4.7.0-rc4-mmotm-20160623", "4.7.0-rc4-nodelru-v9"};
 
-static char *print_to_string(const struct mm_table *t, void (*print)(const struct mm_table *,
-								      FILE *))
+static char *print_to_string(const struct mm_table *t,
+			     void (*print)(const struct mm_table *, FILE *))
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -106,8 +106,8 @@ Test(mmtable, pagealloc_layout_of_the_spec)
 Test(mmtable, stutter_layout_of_the_spec)
 {
 	static const char *const stats[] = {
-	    "Min",     "1st-qrtle",   "2nd-qrtle",   "3rd-qrtle",   "Max-90%",    "Max-93%",
-	    "Max-95%", "Max-99%",     "Max",         "Mean",        "Best99%Mean", "Best95%Mean",
+	    "Min",         "1st-qrtle",   "2nd-qrtle",   "3rd-qrtle",  "Max-90%",     "Max-93%",
+	    "Max-95%",     "Max-99%",     "Max",         "Mean",       "Best99%Mean", "Best95%Mean",
 	    "Best90%Mean", "Best50%Mean", "Best10%Mean", "Best5%Mean", "Best1%Mean"};
 	struct mm_table t;
 	char *out, *fixture = read_fixture("layout-stutter.txt");
@@ -147,10 +147,9 @@ Test(mmtable, minus_one_prints_as_zero_and_a_missing_figure_as_a_dash)
 	cr_assert_eq(mm_table_add(&t, "Hmean", "tput", MM_CMP_PDIFF, row), 0);
 	out = print_to_string(&t, mm_table_print);
 	/* header parts are %18s (8 + 6 + 4); no percentage against a baseline of -1 */
-	cr_expect_str_eq(out,
-			 "                           a                 b                 c\n"
-			 "                           x                 y                 z\n"
-			 "Hmean tput    0.00 (  0.00%)    5.00 (  0.00%)       -          \n");
+	cr_expect_str_eq(out, "                           a                 b                 c\n"
+			      "                           x                 y                 z\n"
+			      "Hmean tput    0.00 (  0.00%)    5.00 (  0.00%)       -          \n");
 	cr_expect_eq(mm_table_percent(&t, 0, 1), 0);
 	free(out);
 	mm_table_fini(&t);
@@ -166,10 +165,9 @@ Test(mmtable, a_table_of_single_figures_has_no_statistic_column)
 	cr_assert_eq(mm_table_init(&t, cols, 2, 12, 2, 12), 0);
 	cr_assert_eq(mm_table_add(&t, "", "Write", MM_CMP_PDIFF, row), 0);
 	out = print_to_string(&t, mm_table_print);
-	cr_expect_str_eq(out,
-			 "                        4.7                   4.8\n"
-			 "                       zone                  node\n"
-			 "Write      100.00 (  0.00%)      125.00 ( 25.00%)\n");
+	cr_expect_str_eq(out, "                        4.7                   4.8\n"
+			      "                       zone                  node\n"
+			      "Write      100.00 (  0.00%)      125.00 ( 25.00%)\n");
 	free(out);
 	mm_table_fini(&t);
 }

@@ -46,10 +46,10 @@ static char *sample_log(void)
 
 Test(pagealloc_log, operations_in_mmtests_order)
 {
-	static const char *const want[] = {
-	    "alloc-odr0-1", "alloc-odr0-2", "alloc-odr1-1", "alloc-odr1-2",
-	    "free-odr0-1",  "free-odr0-2",  "free-odr1-1",  "free-odr1-2",
-	    "total-odr0-1", "total-odr0-2", "total-odr1-1", "total-odr1-2"};
+	static const char *const want[] = {"alloc-odr0-1", "alloc-odr0-2", "alloc-odr1-1",
+					   "alloc-odr1-2", "free-odr0-1",  "free-odr0-2",
+					   "free-odr1-1",  "free-odr1-2",  "total-odr0-1",
+					   "total-odr0-2", "total-odr1-1", "total-odr1-2"};
 	char *log = sample_log();
 	struct pa_ops ops;
 
