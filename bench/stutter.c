@@ -103,6 +103,10 @@ static int copy_file(struct stutter *st, struct nlru_engine *eng, double *secs)
 	if (r)
 		return r;
 	r = nlru_file_open(eng, st->dst, O_RDWR | O_CREAT | O_TRUNC, 0644, NLRU_NUMA_NO_NODE, &out);
+	if (r) {
+		nlru_file_close(in);
+		return r;
+	}
 	for (uint64_t off = 0; !r && off < st->file_bytes;) {
 		long n = nlru_file_pread(in, st->buf, (size_t)st->block, off);
 
