@@ -13,7 +13,7 @@ usage() {
 usage: ./run.sh [options]
   --bench LIST       benchmarks, comma-separated: pagealloc,stutter (default both)
   --modes LIST       reclaim modes, the first is the baseline column (default zone,node)
-  --mib N            memory per node of every engine, MiB (default: pagealloc 128, stutter 128)
+  --mib N            memory per node of every engine, MiB (default 128)
   --topology T       hwloc synthetic topology, e.g. "pack:2 numa:1 core:1 pu:1" (default: the
                      machine's own)
   --set NAME=VALUE   an engine tunable for every engine (repeatable; see build/tools/nlru-tunables)
@@ -40,7 +40,6 @@ fi
 benches=pagealloc,stutter
 results=""
 common=() pagealloc_opts=() stutter_opts=()
-mib_given=0
 while (($#)); do
   case $1 in
   -h | --help) usage; exit 0 ;;
@@ -52,14 +51,12 @@ while (($#)); do
   case $1 in
   --bench) benches=$2 ;;
   --results) results=$2 ;;
-  --mib) common+=("$1" "$2"); mib_given=1 ;;
-  --modes | --topology | --set) common+=("$1" "$2") ;;
+  --mib | --modes | --topology | --set) common+=("$1" "$2") ;;
   --iterations) stutter_opts+=("$1" "$2") ;;
   --outer | --sample-pages) pagealloc_opts+=("$1" "$2") ;;
   esac
   shift 2
 done
-((mib_given)) || common+=(--mib 128)
 [[ -n $results ]] || results=results/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$results"
 
@@ -76,8 +73,8 @@ run_bench() {
 IFS=, read -ra list <<<"$benches"
 for b in "${list[@]}"; do
   case $b in
-  pagealloc) run_bench pagealloc --sample-pages 16384 "${pagealloc_opts[@]}" ;;
-  stutter) run_bench stutter --settle-ms 1000 "${stutter_opts[@]}" ;;
+  pagealloc) run_bench pagealloc "${pagealloc_opts[@]}" ;;
+  stutter) run_bench stutter "${stutter_opts[@]}" ;;
   *) echo "run.sh: unknown benchmark '$b'" >&2; exit 2 ;;
   esac
 done

@@ -408,7 +408,7 @@ static void usage(void)
 	    "  --inner N          inner iterations per sample (default: enough for "
 	    "--sample-pages pages, at most 10000)\n"
 	    "  --sample-pages N   pages a sample allocates at the least when --inner is not "
-	    "given (default 4096)\n"
+	    "given (default 16384)\n"
 	    "  --exact            mmtests' counts: --outer 15 --inner 10000 --batch-mib 128\n"
 	    "  --no-refs          no jemalloc and mmap columns\n"
 	    "%s",
@@ -456,7 +456,7 @@ int main(int argc, char **argv)
 			       .order_max = 4,
 			       .batch_mib = PA_MMTESTS_BATCH_MIB,
 			       .outer = PA_MMTESTS_OUTER,
-			       .sample_pages = 4096,
+			       .sample_pages = 16384,
 			       .refs = 1};
 	int r, r2;
 

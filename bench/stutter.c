@@ -425,7 +425,7 @@ static void usage(void)
 		"usage: stutter [options]\n"
 		"  --iterations N     hog + copy rounds per mode (default 5)\n"
 		"  --block-kib N      read/write size of the copy (default 2048)\n"
-		"  --settle-ms N      how long the hog is held before each copy (default 500)\n"
+		"  --settle-ms N      how long the hog is held before each copy (default 1000)\n"
 		"  --calibrate-mib N  size of the write-speed calibration (default: the copy's, at "
 		"most 1024)\n"
 		"  --probe-pages N    pages the latency probe maps (default: 1/32 of the engine, "
@@ -484,11 +484,11 @@ static int file_paths(struct stutter *st)
 
 int main(int argc, char **argv)
 {
-	static struct stutter st = {.iterations = 5, .block = 2l << 20, .settle_ms = 500};
+	static struct stutter st = {.iterations = 5, .block = 2l << 20, .settle_ms = 1000};
 	int r;
 
-	/* 64 MiB: a 128 MiB copy and a 48 MiB hog per iteration, a 512-page probe. */
-	harness_opts_init(&st.h, 64);
+	/* 128 MiB: a 256 MiB copy and a 96 MiB hog per iteration, a 1024-page probe. */
+	harness_opts_init(&st.h, 128);
 	st.h.cpu = -1; /* the probe thread must not share the copier's CPU by inheritance */
 	if (harness_parse_args(&st.h, argc, argv, parse_own, &st)) {
 		usage();
