@@ -201,6 +201,15 @@ int config_copy(struct nlru_config *dst, const struct nlru_config *src, const st
 			src->size);
 		return -EINVAL;
 	}
+	/* A bigger struct or a later version has fields this library would silently ignore. */
+	if (src->size > sizeof(*dst) || src->version == 0 || src->version > NLRU_CONFIG_VERSION) {
+		log_err(log,
+			"config: size %zu, version %u is not a struct nlru_config this library "
+			"knows (size at most %zu, version 1 to %d); was the program built against a "
+			"newer nodelru, or without nlru_config_init()?",
+			src->size, src->version, sizeof(*dst), NLRU_CONFIG_VERSION);
+		return -EINVAL;
+	}
 	/* Fields past the caller's struct (an older, shorter one) keep their defaults. */
 	nlru_config_init(dst);
 	memcpy(dst, src, MIN(src->size, sizeof(*dst)));

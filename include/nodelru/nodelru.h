@@ -98,6 +98,15 @@ enum nlru_log_level { NLRU_LOG_ERROR, NLRU_LOG_WARN, NLRU_LOG_INFO, NLRU_LOG_DEB
  */
 typedef void (*nlru_log_fn)(void *arg, enum nlru_log_level level, const char *msg);
 
+/*
+ * nlru_engine_log - hand a message to the engine's log callback (cfg.log), formatted as
+ * printf() does and cut at 511 bytes, so that libraries built on the engine report where it
+ * reports.  Nothing happens without a callback or with a NULL @eng.  Thread-safe.
+ */
+struct nlru_engine;
+NLRU_API void nlru_engine_log(struct nlru_engine *eng, enum nlru_log_level level, const char *fmt,
+			      ...) __attribute__((format(printf, 3, 4)));
+
 /* Returns monotonic time in nanoseconds.  Tests replace it to drive time by hand. */
 typedef uint64_t (*nlru_clock_fn)(void *arg);
 
@@ -211,6 +220,39 @@ NLRU_API int nlru_free_pages(struct nlru_engine *eng, void *addr, unsigned int o
 
 /* nlru_drain_pages - return every per-CPU list's pages to the buddy allocator (drain_all_pages). */
 NLRU_API int nlru_drain_pages(struct nlru_engine *eng);
+
+/*
+ * nlru_alloc_pages_exact - allocate @size bytes rounded up to whole pages, aligned to @align
+ * (0 or a power of two up to the largest block; 0 means a page), as Linux's alloc_pages_exact():
+ * the next block up is split and what lies outside the run is freed at once.  Each page of the
+ * run is then allocated on its own, so nlru_free_pages_exact() may free the run whole or any
+ * page-aligned part of it, in any order.  @gfp and @nid as nlru_alloc_pages() (NLRU_GFP_SLAB_*
+ * charges only the pages kept; NLRU_GFP_ZERO zeroes only them).
+ * Returns 0 and the address in *@addr; -EINVAL (logged) for a size of 0 or above the largest
+ * block (NLRU_PAGE_SIZE << (NLRU_MAX_ORDER - 1), 4 MiB), a bad alignment, or what
+ * nlru_alloc_pages() refuses; -ENOMEM when no block could be had, or when the run and its
+ * alignment together need more than the largest block where memory happens to lie.
+ * Thread-safe; may reclaim in the calling thread as nlru_alloc_pages() does.
+ */
+NLRU_API int nlru_alloc_pages_exact(struct nlru_engine *eng, unsigned int gfp, size_t size,
+				    size_t align, int nid, void **addr);
+
+/*
+ * nlru_free_pages_exact - free the pages of [@addr, @addr + @size rounded up to pages): all of
+ * a run nlru_alloc_pages_exact() returned, or any page-aligned part of one, or order-0 pages
+ * of nlru_alloc_pages().  Every page is checked before any is freed: -EINVAL (logged, counted
+ * in nlru_bad_free, nothing freed) for an address that is not the start of an engine page, a
+ * range that leaves the engine's memory or one node's, a page that is not allocated (double
+ * free), heads a higher-order block, or belongs to a region or file.  Thread-safe; never
+ * blocks.
+ */
+NLRU_API int nlru_free_pages_exact(struct nlru_engine *eng, void *addr, size_t size);
+
+/*
+ * nlru_addr_node - the node whose memory holds all of [@addr, @addr + @len), or -EINVAL if any
+ * of it is not engine memory (or @len is 0).  A lock-free query; logs nothing.
+ */
+NLRU_API int nlru_addr_node(const struct nlru_engine *eng, const void *addr, size_t len);
 
 /*
  * Anonymous regions: the engine's vma and page table.  A region is a range of virtual pages

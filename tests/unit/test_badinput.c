@@ -62,6 +62,25 @@ Test(badinput, engine_below_its_minimum_and_tunables_out_of_range)
 	expect_create_fails(&cfg, -EINVAL, "too small");
 }
 
+/* A struct from a newer header, or one never passed through nlru_config_init(). */
+Test(badinput, config_of_an_unknown_size_or_version)
+{
+	struct {
+		struct nlru_config cfg;
+		long newer_tunable;
+	} newer;
+
+	test_config(&newer.cfg, 16, NULL);
+	newer.cfg.size = sizeof(newer);
+	expect_create_fails(&newer.cfg, -EINVAL, "not a struct nlru_config this library knows");
+	test_config(&newer.cfg, 16, NULL);
+	newer.cfg.version = NLRU_CONFIG_VERSION + 1;
+	expect_create_fails(&newer.cfg, -EINVAL, "newer nodelru");
+	test_config(&newer.cfg, 16, NULL);
+	newer.cfg.version = 0;
+	expect_create_fails(&newer.cfg, -EINVAL, "version 0");
+}
+
 Test(badinput, null_arguments)
 {
 	struct nlru_engine *eng = test_engine(8, NULL);
