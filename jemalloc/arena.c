@@ -1,0 +1,281 @@
+/*
+ * arena.c - the life of a jemalloc arena on engine pages: configuration, "arenas.create" with
+ * our extent hooks, the arena's settings, its purge shrinker, statistics, and a destroy that
+ * refuses while allocations are live (as nlru_engine_destroy() refuses while pages are).
+ *
+ * Locking: none of its own.  jemalloc serialises its mallctl calls; the handle's counters are
+ * atomics; create and destroy are single-threaded per handle by contract.
+ *
+ * Settings made at creation, and why:
+ *  - retain_grow_limit one page: with jemalloc's default opt.retain, an arena grows its
+ *    address space in geometric steps (2, 2.5, 3 ... MiB) and keeps the unused rest
+ *    "retained", committed and out of reach of purges.  On an engine that rest is real
+ *    memory, so after jemalloc's first 2 MiB step extents come at the size asked.
+ *  - dirty_decay_ms from the config; muzzy pages never occur (no purge_lazy hook).
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "arena.h"
+
+int arena_ctl(const struct nlru_jemalloc *je, const char *leaf, void *old, size_t *oldlen,
+	      void *new, size_t newlen)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "arena.%u.%s", je->arena, leaf);
+	return mallctl(name, old, oldlen, new, newlen);
+}
+
+int arena_stat(const struct nlru_jemalloc *je, const char *leaf, size_t *value)
+{
+	char name[64];
+	size_t len = sizeof(*value);
+
+	snprintf(name, sizeof(name), "stats.arenas.%u.%s", je->arena, leaf);
+	return mallctl(name, value, &len, NULL, 0);
+}
+
+void arena_stats_refresh(void)
+{
+	uint64_t epoch = 1;
+
+	mallctl("epoch", NULL, NULL, &epoch, sizeof(epoch));
+}
+
+int nlru_jemalloc_config_init(struct nlru_jemalloc_config *cfg)
+{
+	if (!cfg)
+		return -EINVAL;
+	*cfg = (struct nlru_jemalloc_config){
+		.size = sizeof(*cfg),
+		.version = NLRU_JEMALLOC_CONFIG_VERSION,
+		.nid = NLRU_NUMA_NO_NODE,
+		.gfp = NLRU_GFP_KERNEL,
+		.dirty_decay_ms = 10000,
+	};
+	return 0;
+}
+
+/* Copies @src (NULL: the defaults) into @dst, refusing what the arena could not honour. */
+static int config_copy(struct nlru_engine *eng, const struct nlru_jemalloc_config *src,
+		       struct nlru_jemalloc_config *dst)
+{
+	nlru_jemalloc_config_init(dst);
+	if (!src)
+		return 0;
+	if (src->size < offsetof(struct nlru_jemalloc_config, nid) || src->size > sizeof(*dst) ||
+	    src->version == 0 || src->version > NLRU_JEMALLOC_CONFIG_VERSION) {
+		nlru_engine_log(eng, NLRU_LOG_ERROR,
+				"jemalloc: config size %zu, version %u is not one this library knows "
+				"(size at most %zu, version 1 to %d); use nlru_jemalloc_config_init()",
+				src->size, src->version, sizeof(*dst), NLRU_JEMALLOC_CONFIG_VERSION);
+		return -EINVAL;
+	}
+	/* Fields past the caller's struct (an older, shorter one) keep their defaults. */
+	memcpy(dst, src, src->size);
+	dst->size = sizeof(*dst);
+	if (dst->nid != NLRU_NUMA_NO_NODE &&
+	    (dst->nid < 0 || dst->nid >= nlru_engine_nr_nodes(eng))) {
+		nlru_engine_log(eng, NLRU_LOG_ERROR, "jemalloc: node %d does not exist", dst->nid);
+		return -EINVAL;
+	}
+	if (dst->gfp & (NLRU_GFP_SLAB_RECLAIMABLE | NLRU_GFP_ZERO) || dst->dirty_decay_ms < -1 ||
+	    dst->shrinker_seeks < -1) {
+		nlru_engine_log(eng, NLRU_LOG_ERROR,
+				"jemalloc: gfp 0x%x, dirty_decay_ms %ld, shrinker_seeks %d: no "
+				"SLAB_RECLAIMABLE or ZERO flag, and nothing below -1",
+				dst->gfp, dst->dirty_decay_ms, dst->shrinker_seeks);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int arena_settings(struct nlru_jemalloc *je, long dirty_decay_ms)
+{
+	size_t grow_limit = NLRU_PAGE_SIZE;
+	ssize_t decay = dirty_decay_ms;
+	int r;
+
+	/* ENOENT-like failures only mean opt.retain is off, where there is nothing to limit. */
+	arena_ctl(je, "retain_grow_limit", NULL, NULL, &grow_limit, sizeof(grow_limit));
+	r = arena_ctl(je, "dirty_decay_ms", NULL, NULL, &decay, sizeof(decay));
+	if (r)
+		nlru_engine_log(je->eng, NLRU_LOG_ERROR,
+				"jemalloc arena %u: dirty_decay_ms %ld refused (%s)", je->arena,
+				dirty_decay_ms, strerror(r));
+	return -r;
+}
+
+static int arena_create(struct nlru_jemalloc *je)
+{
+	extent_hooks_t *hooks = &je->hooks;
+	unsigned int arena;
+	size_t len = sizeof(arena);
+	int r = mallctl("arenas.create", &arena, &len, &hooks, sizeof(hooks));
+
+	if (r) {
+		nlru_engine_log(je->eng, NLRU_LOG_ERROR,
+				"jemalloc: arenas.create failed (%s): the engine could not give "
+				"the arena its first 2 MiB",
+				strerror(r));
+		/* A refused gfp is the caller's -EINVAL, anything else a lack of memory. */
+		return atomic_load(&je->alloc_error) == -EINVAL ? -EINVAL : -ENOMEM;
+	}
+	je->arena = arena;
+	return 0;
+}
+
+int nlru_jemalloc_create(struct nlru_engine *eng, const struct nlru_jemalloc_config *cfg,
+			 struct nlru_jemalloc **out)
+{
+	struct nlru_jemalloc_config c;
+	struct nlru_jemalloc *je;
+	int r;
+
+	if (!eng || !out) {
+		nlru_engine_log(eng, NLRU_LOG_ERROR, "jemalloc: create needs an engine and *out");
+		return -EINVAL;
+	}
+	r = config_copy(eng, cfg, &c);
+	if (r)
+		return r;
+	je = calloc(1, sizeof(*je));
+	if (!je)
+		return -ENOMEM;
+	je->magic = NLRU_JEMALLOC_MAGIC;
+	je->eng = eng;
+	je->arena = ARENA_UNKNOWN;
+	je->nid = c.nid;
+	je->shrinker_seeks = c.shrinker_seeks;
+	je->gfp = c.gfp | NLRU_GFP_SLAB_UNRECLAIMABLE |
+		  (c.nid == NLRU_NUMA_NO_NODE ? 0 : NLRU_GFP_THISNODE);
+	extent_hooks_init(je);
+	r = arena_create(je);
+	if (r)
+		goto err_free;
+	r = arena_settings(je, c.dirty_decay_ms);
+	if (!r)
+		r = purge_shrinker_register(je);
+	if (r)
+		goto err_destroy_arena;
+	*out = je;
+	return 0;
+
+err_destroy_arena:
+	arena_ctl(je, "destroy", NULL, NULL, NULL, 0);
+err_free:
+	free(je);
+	return r;
+}
+
+/* Bytes the application still holds in the arena; 0 when jemalloc keeps no statistics. */
+static size_t live_bytes(const struct nlru_jemalloc *je)
+{
+	size_t small = 0, large = 0;
+
+	arena_stats_refresh();
+	arena_stat(je, "small.allocated", &small);
+	arena_stat(je, "large.allocated", &large);
+	return small + large;
+}
+
+int nlru_jemalloc_destroy(struct nlru_jemalloc *je)
+{
+	size_t live;
+	int r;
+
+	if (!je)
+		return 0;
+	if (je->magic != NLRU_JEMALLOC_MAGIC)
+		return -EINVAL;
+	live = live_bytes(je);
+	if (live) {
+		nlru_engine_log(je->eng, NLRU_LOG_ERROR,
+				"jemalloc arena %u: destroy refused: %zu bytes are still allocated "
+				"(dallocx them, and flush private tcaches, first)",
+				je->arena, live);
+		return -EBUSY;
+	}
+	/* No purge may run on an index that arenas.create could hand out again. */
+	nlru_shrinker_unregister(je->shrinker);
+	je->shrinker = NULL;
+	r = arena_ctl(je, "destroy", NULL, NULL, NULL, 0);
+	if (r) {
+		nlru_engine_log(je->eng, NLRU_LOG_ERROR,
+				"jemalloc arena %u: destroy refused (%s): a thread is bound to it "
+				"with thread.arena",
+				je->arena, strerror(r));
+		purge_shrinker_register(je);
+		return -EBUSY;
+	}
+	je->magic = 0;
+	free(je);
+	return 0;
+}
+
+int nlru_jemalloc_arena(const struct nlru_jemalloc *je, unsigned int *arena)
+{
+	if (!je || !arena)
+		return -EINVAL;
+	*arena = je->arena;
+	return 0;
+}
+
+long arena_purge(struct nlru_jemalloc *je)
+{
+	unsigned long before = atomic_load(&je->pages_returned), freed;
+
+	arena_ctl(je, "purge", NULL, NULL, NULL, 0);
+	freed = atomic_load(&je->pages_returned) - before;
+	atomic_fetch_add_explicit(&je->purges, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&je->pages_purged, freed, memory_order_relaxed);
+	return (long)freed;
+}
+
+long nlru_jemalloc_purge(struct nlru_jemalloc *je)
+{
+	if (!je)
+		return -EINVAL;
+	if (extent_hook_depth) {
+		nlru_engine_log(je->eng, NLRU_LOG_ERROR,
+				"jemalloc arena %u: purge from inside an extent hook refused",
+				je->arena);
+		return -EDEADLK;
+	}
+	return arena_purge(je);
+}
+
+int nlru_jemalloc_stats(struct nlru_jemalloc *je, struct nlru_jemalloc_stats *st)
+{
+	size_t dirty = 0;
+
+	if (!je || !st)
+		return -EINVAL;
+	if (st->size < sizeof(*st) || st->version == 0 ||
+	    st->version > NLRU_JEMALLOC_STATS_VERSION) {
+		nlru_engine_log(je->eng, NLRU_LOG_ERROR,
+				"jemalloc: stats size %zu, version %u is not one this library knows",
+				st->size, st->version);
+		return -EINVAL;
+	}
+	arena_stats_refresh();
+	arena_stat(je, "pdirty", &dirty);
+	*st = (struct nlru_jemalloc_stats){
+		.size = sizeof(*st),
+		.version = NLRU_JEMALLOC_STATS_VERSION,
+		.pages = (uint64_t)atomic_load(&je->pages),
+		.extents_alloc = atomic_load(&je->extents_alloc),
+		.extents_failed = atomic_load(&je->extents_failed),
+		.pages_returned = atomic_load(&je->pages_returned),
+		.purges = atomic_load(&je->purges),
+		.pages_purged = atomic_load(&je->pages_purged),
+		.dirty_pages = dirty,
+		.refused = atomic_load(&je->refused),
+	};
+	return 0;
+}
