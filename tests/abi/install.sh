@@ -27,3 +27,14 @@ test -f "$root/share/doc/nodelru/design.md"
 # shellcheck disable=SC2046 # pkg-config output is a list of flags
 cc -std=gnu11 -o "$dest/embed" "$src/tests/abi/embed.c" $(pkg-config --cflags --libs nodelru)
 LD_LIBRARY_PATH=$root/$libdir "$dest/embed"
+# The jemalloc library, when built: its header and pkg-config file, and the example built
+# against them alone (a small run: 2 threads, 1024 keys).
+if [ -f "$root/$libdir/pkgconfig/nodelru-jemalloc.pc" ]; then
+	test -f "$root/include/nodelru/jemalloc.h"
+	test -f "$root/share/doc/nodelru/examples/kvcache.c"
+	# shellcheck disable=SC2046 # pkg-config output is a list of flags
+	cc -std=gnu11 -o "$dest/kvcache" "$src/examples/kvcache.c" \
+		$(pkg-config --cflags --libs nodelru-jemalloc)
+	LD_LIBRARY_PATH=$root/$libdir "$dest/kvcache" 2 1024 1000 >/dev/null
+	echo "install: nodelru-jemalloc ok"
+fi
