@@ -19,11 +19,17 @@ static void markdown(void)
 	       "environment variable read by `nlru_config_init()`.  The environment changes the "
 	       "defaults a program starts from; what the program then sets wins.  The topology "
 	       "is set the same ways: `cfg.topology`, `--topology`, `NLRU_TOPOLOGY`.\n\n"
-	       "| tunable | environment | default | range | meaning |\n"
-	       "| --- | --- | --- | --- | --- |\n");
-	for (unsigned int i = 0; nlru_tunable_info(i, &t) == 0; i++)
-		printf("| `%s` | `%s` | %ld | %ld .. %ld | %s |\n", t.name, t.env, t.def, t.min,
-		       t.max, t.help);
+	       "| tunable | environment | default | range | Linux counterpart | meaning |\n"
+	       "| --- | --- | --- | --- | --- | --- |\n");
+	for (unsigned int i = 0; nlru_tunable_info(i, &t) == 0; i++) {
+		/* help is "[counterpart] meaning": the part in brackets gets its own column. */
+		const char *end = t.help[0] == '[' ? strchr(t.help, ']') : NULL;
+		int len = end ? (int)(end - t.help - 1) : 0;
+		const char *meaning = end ? end + 1 + (end[1] == ' ') : t.help;
+
+		printf("| `%s` | `%s` | %ld | %ld .. %ld | %.*s | %s |\n", t.name, t.env, t.def,
+		       t.min, t.max, len, t.help + 1, meaning);
+	}
 }
 
 int main(int argc, char **argv)

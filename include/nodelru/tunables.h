@@ -3,29 +3,31 @@
  * defaults, their NLRU_<NAME> environment variables, the --set name=value flag of the tools,
  * range checks, and docs/tuning.md (nlru-tunables --markdown), so none of those drift apart.
  *
- * X(name, default, min, max, help).  Every value is a long.  New tunables go at the end.
+ * X(name, default, min, max, help).  Every value is a long.  New tunables go at the end.  Each
+ * help starts with the tunable's Linux counterpart in [brackets] (or "none: why"), which
+ * docs/tuning.md shows in a column of its own.
  */
 #ifndef NODELRU_TUNABLES_H
 #define NODELRU_TUNABLES_H
 
 #define NLRU_TUNABLES(X)                                                                           \
-	X(node_mib, 64, 4, 1L << 24, "memory of each NUMA node, MiB")                              \
-	X(dma_pct, 0, 0, 100, "share of node 0 in ZONE_DMA, percent (other nodes have none)")      \
-	X(dma32_pct, 25, 0, 100, "share of node 0 in ZONE_DMA32, percent (other nodes have none)") \
-	X(movable_pct, 0, 0, 100, "share of every node in ZONE_MOVABLE, percent")                  \
-	X(min_free_kbytes, 0, 0, 1L << 30, "vm.min_free_kbytes; 0 computes it as Linux does at boot") \
-	X(watermark_scale_factor, 10, 1, 1000, "vm.watermark_scale_factor: low/high gap, 1/10000 of a zone") \
-	X(lowmem_reserve_ratio_dma, 256, 1, 1L << 20, "vm.lowmem_reserve_ratio for ZONE_DMA")      \
-	X(lowmem_reserve_ratio_dma32, 256, 1, 1L << 20, "vm.lowmem_reserve_ratio for ZONE_DMA32")  \
-	X(lowmem_reserve_ratio_normal, 32, 1, 1L << 20, "vm.lowmem_reserve_ratio for ZONE_NORMAL") \
-	X(percpu_pagelist_fraction, 0, 0, 1L << 20, "vm.percpu_pagelist_fraction: 0, or 8 and up (pcp high = managed/fraction)") \
-	X(prefault, 0, 0, 1, "touch every page at creation so first use does not fault")          \
-	X(dirty_ratio, 20, 0, 100, "vm.dirty_ratio: dirty pages a writer may leave, percent of dirtyable memory") \
-	X(dirty_background_ratio, 10, 0, 100, "vm.dirty_background_ratio: background writeback starts here, percent") \
-	X(swap_mib, -1, -1, 1L << 24, "swap file size, MiB; -1: twice the engine's memory, 0: no swap") \
-	X(swappiness, 60, 0, 100, "vm.swappiness: reclaim's preference for anon (high) or file (low) pages") \
-	X(kswapd, 1, 0, 1, "run a kswapd thread per node; 0 leaves balancing to kswapd_run_once() and direct reclaim") \
-	X(kswapd_nap_ms, 100, 1, 10000, "kswapd's short nap before a full sleep (HZ/10 in Linux), ms") \
-	X(mode, 0, 0, 1, "reclaim mode: node (0, Linux 4.8 node-based LRU) or zone (1, Linux 4.7 zone-based LRU)")
+	X(node_mib, 64, 4, 1L << 24, "[a node's present memory; numa=fake= splits a machine into nodes] memory of each NUMA node, MiB")                              \
+	X(dma_pct, 0, 0, 100, "[ZONE_DMA, the first 16 MiB on x86_64] share of node 0 in ZONE_DMA, percent (other nodes have none)")      \
+	X(dma32_pct, 25, 0, 100, "[ZONE_DMA32, memory below 4 GiB on x86_64] share of node 0 in ZONE_DMA32, percent (other nodes have none)") \
+	X(movable_pct, 0, 0, 100, "[kernelcore= and movablecore= boot parameters] share of every node in ZONE_MOVABLE, percent")                  \
+	X(min_free_kbytes, 0, 0, 1L << 30, "[vm.min_free_kbytes] 0 computes it as Linux does at boot") \
+	X(watermark_scale_factor, 10, 1, 1000, "[vm.watermark_scale_factor] low/high gap, 1/10000 of a zone") \
+	X(lowmem_reserve_ratio_dma, 256, 1, 1L << 20, "[vm.lowmem_reserve_ratio, first value] reserve ratio for ZONE_DMA")      \
+	X(lowmem_reserve_ratio_dma32, 256, 1, 1L << 20, "[vm.lowmem_reserve_ratio, second value] reserve ratio for ZONE_DMA32")  \
+	X(lowmem_reserve_ratio_normal, 32, 1, 1L << 20, "[vm.lowmem_reserve_ratio, third value] reserve ratio for ZONE_NORMAL") \
+	X(percpu_pagelist_fraction, 0, 0, 1L << 20, "[vm.percpu_pagelist_fraction] 0, or 8 and up (pcp high = managed/fraction)") \
+	X(prefault, 0, 0, 1, "[none: a kernel's memory is always backed] touch every page at creation so first use does not fault")          \
+	X(dirty_ratio, 20, 0, 100, "[vm.dirty_ratio] dirty pages a writer may leave, percent of dirtyable memory") \
+	X(dirty_background_ratio, 10, 0, 100, "[vm.dirty_background_ratio] background writeback starts here, percent") \
+	X(swap_mib, -1, -1, 1L << 24, "[the swap device's size (mkswap, swapon)] swap file size, MiB; -1: twice the engine's memory, 0: no swap") \
+	X(swappiness, 60, 0, 100, "[vm.swappiness] reclaim's preference for anon (high) or file (low) pages") \
+	X(kswapd, 1, 0, 1, "[none: kswapd always runs] run a kswapd thread per node; 0 leaves balancing to nlru_kswapd_run() and direct reclaim") \
+	X(kswapd_nap_ms, 100, 1, 10000, "[HZ/10, kswapd_try_to_sleep()'s nap] kswapd's short nap before a full sleep, ms") \
+	X(mode, 0, 0, 1, "[the kernel version: 4.8 or 4.7] reclaim mode: node (0, Linux 4.8 node-based LRU) or zone (1, Linux 4.7 zone-based LRU)")
 
 #endif /* NODELRU_TUNABLES_H */

@@ -35,6 +35,10 @@ Test(config, defaults_come_from_the_tunable_table)
 		for (const char *c = info.env + 5; *c; c++)
 			v += *c >= 'a' && *c <= 'z';
 		cr_expect_eq(v, 0, "%s is all capitals", info.env);
+		/* docs/tuning.md's "Linux counterpart" column comes from here. */
+		cr_expect(info.help[0] == '[' && strchr(info.help, ']'),
+			  "%s: help should start with its Linux counterpart in [brackets]",
+			  info.name);
 	}
 	cr_expect_geq(n, 10);
 	cr_expect_eq(nlru_tunable_info(n, &info), -ENOENT);
