@@ -233,7 +233,8 @@ static struct outcome run(struct kvcache *kv, int threads, size_t keys, long ops
 	for (uint64_t key = 0; key < keys; key++)
 		out.errors += kv_put(kv, key, buf, make_value(key, 0, buf)) != 0;
 	for (int t = 0; t < threads; t++) {
-		w[t] = (struct worker){.kv = kv, .keys = keys, .ops = ops, .seed = 42u + (unsigned)t};
+		w[t] =
+		    (struct worker){.kv = kv, .keys = keys, .ops = ops, .seed = 42u + (unsigned)t};
 		pthread_create(&tid[t], NULL, worker_main, &w[t]);
 	}
 	for (int t = 0; t < threads; t++) {
@@ -251,12 +252,13 @@ static struct outcome run(struct kvcache *kv, int threads, size_t keys, long ops
 static void report(struct kvcache *kv, size_t keys, int threads, long ops, struct outcome out)
 {
 	static const char *const counters[] = {
-		"pgmajfault",     "pswpin",         "pswpout",       "pgscan_kswapd",
-		"pgsteal_kswapd", "pgscan_direct",  "pgsteal_direct", "nr_slab_unreclaimable",
-		"slabs_scanned",  "nr_free_pages",
+	    "pgmajfault",     "pswpin",        "pswpout",        "pgscan_kswapd",
+	    "pgsteal_kswapd", "pgscan_direct", "pgsteal_direct", "nr_slab_unreclaimable",
+	    "slabs_scanned",  "nr_free_pages",
 	};
 	struct nlru_vmstat snap = {.size = sizeof(snap), .version = NLRU_VMSTAT_VERSION};
-	struct nlru_jemalloc_stats js = {.size = sizeof(js), .version = NLRU_JEMALLOC_STATS_VERSION};
+	struct nlru_jemalloc_stats js = {.size = sizeof(js),
+					 .version = NLRU_JEMALLOC_STATS_VERSION};
 
 	nlru_vmstat_read(kv->eng, &snap);
 	nlru_jemalloc_stats(kv->meta, &js);
@@ -264,8 +266,8 @@ static void report(struct kvcache *kv, size_t keys, int threads, long ops, struc
 	       keys, keys * VALUE_MAX >> 20, ENGINE_MIB, threads, ops);
 	printf("gets %lu, hit rate %.1f %% (value resident); then every key read back: "
 	       "%lu corrupt values, %d failed operations\n",
-	       out.gets, out.gets ? 100.0 * (double)out.hits / (double)out.gets : 0.0,
-	       kv->corrupt, out.errors);
+	       out.gets, out.gets ? 100.0 * (double)out.hits / (double)out.gets : 0.0, kv->corrupt,
+	       out.errors);
 	printf("metadata: %llu engine pages in its jemalloc arena\nengine vmstat:\n",
 	       (unsigned long long)js.pages);
 	for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {

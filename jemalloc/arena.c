@@ -52,11 +52,11 @@ int nlru_jemalloc_config_init(struct nlru_jemalloc_config *cfg)
 	if (!cfg)
 		return -EINVAL;
 	*cfg = (struct nlru_jemalloc_config){
-		.size = sizeof(*cfg),
-		.version = NLRU_JEMALLOC_CONFIG_VERSION,
-		.nid = NLRU_NUMA_NO_NODE,
-		.gfp = NLRU_GFP_KERNEL,
-		.dirty_decay_ms = 10000,
+	    .size = sizeof(*cfg),
+	    .version = NLRU_JEMALLOC_CONFIG_VERSION,
+	    .nid = NLRU_NUMA_NO_NODE,
+	    .gfp = NLRU_GFP_KERNEL,
+	    .dirty_decay_ms = 10000,
 	};
 	return 0;
 }
@@ -70,10 +70,11 @@ static int config_copy(struct nlru_engine *eng, const struct nlru_jemalloc_confi
 		return 0;
 	if (src->size < offsetof(struct nlru_jemalloc_config, nid) || src->size > sizeof(*dst) ||
 	    src->version == 0 || src->version > NLRU_JEMALLOC_CONFIG_VERSION) {
-		nlru_engine_log(eng, NLRU_LOG_ERROR,
-				"jemalloc: config size %zu, version %u is not one this library knows "
-				"(size at most %zu, version 1 to %d); use nlru_jemalloc_config_init()",
-				src->size, src->version, sizeof(*dst), NLRU_JEMALLOC_CONFIG_VERSION);
+		nlru_engine_log(
+		    eng, NLRU_LOG_ERROR,
+		    "jemalloc: config size %zu, version %u is not one this library knows "
+		    "(size at most %zu, version 1 to %d); use nlru_jemalloc_config_init()",
+		    src->size, src->version, sizeof(*dst), NLRU_JEMALLOC_CONFIG_VERSION);
 		return -EINVAL;
 	}
 	/* Fields past the caller's struct (an older, shorter one) keep their defaults. */
@@ -258,24 +259,25 @@ int nlru_jemalloc_stats(struct nlru_jemalloc *je, struct nlru_jemalloc_stats *st
 		return -EINVAL;
 	if (st->size < sizeof(*st) || st->version == 0 ||
 	    st->version > NLRU_JEMALLOC_STATS_VERSION) {
-		nlru_engine_log(je->eng, NLRU_LOG_ERROR,
-				"jemalloc: stats size %zu, version %u is not one this library knows",
-				st->size, st->version);
+		nlru_engine_log(
+		    je->eng, NLRU_LOG_ERROR,
+		    "jemalloc: stats size %zu, version %u is not one this library knows", st->size,
+		    st->version);
 		return -EINVAL;
 	}
 	arena_stats_refresh();
 	arena_stat(je, "pdirty", &dirty);
 	*st = (struct nlru_jemalloc_stats){
-		.size = sizeof(*st),
-		.version = NLRU_JEMALLOC_STATS_VERSION,
-		.pages = (uint64_t)atomic_load(&je->pages),
-		.extents_alloc = atomic_load(&je->extents_alloc),
-		.extents_failed = atomic_load(&je->extents_failed),
-		.pages_returned = atomic_load(&je->pages_returned),
-		.purges = atomic_load(&je->purges),
-		.pages_purged = atomic_load(&je->pages_purged),
-		.dirty_pages = dirty,
-		.refused = atomic_load(&je->refused),
+	    .size = sizeof(*st),
+	    .version = NLRU_JEMALLOC_STATS_VERSION,
+	    .pages = (uint64_t)atomic_load(&je->pages),
+	    .extents_alloc = atomic_load(&je->extents_alloc),
+	    .extents_failed = atomic_load(&je->extents_failed),
+	    .pages_returned = atomic_load(&je->pages_returned),
+	    .purges = atomic_load(&je->purges),
+	    .pages_purged = atomic_load(&je->pages_purged),
+	    .dirty_pages = dirty,
+	    .refused = atomic_load(&je->refused),
 	};
 	return 0;
 }

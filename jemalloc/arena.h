@@ -23,17 +23,17 @@ struct nlru_jemalloc {
 	 * to this handle.  Immutable once the arena exists; it must outlive the arena.
 	 */
 	extent_hooks_t hooks;
-	uint32_t magic;            /* NLRU_JEMALLOC_MAGIC while alive, 0 once destroyed */
+	uint32_t magic; /* NLRU_JEMALLOC_MAGIC while alive, 0 once destroyed */
 	struct nlru_engine *eng;
-	unsigned int arena;        /* jemalloc's index; ARENA_UNKNOWN during arenas.create */
-	int nid;                   /* node of the pages, or NLRU_NUMA_NO_NODE */
-	unsigned int gfp;          /* what the alloc hook asks the engine with */
+	unsigned int arena;             /* jemalloc's index; ARENA_UNKNOWN during arenas.create */
+	int nid;                        /* node of the pages, or NLRU_NUMA_NO_NODE */
+	unsigned int gfp;               /* what the alloc hook asks the engine with */
 	struct nlru_shrinker *shrinker; /* NULL when the config asked for none */
 	int shrinker_seeks;             /* as configured; -1: no shrinker */
 	_Atomic int alloc_error;        /* the engine's answer to the last failed extent */
 	/* Counters (relaxed atomics: hooks run in any thread, shrinkers in kswapd too). */
-	_Atomic long pages;                  /* engine pages the arena holds now */
-	_Atomic unsigned long extents_alloc; /* alloc hook calls served */
+	_Atomic long pages;                   /* engine pages the arena holds now */
+	_Atomic unsigned long extents_alloc;  /* alloc hook calls served */
 	_Atomic unsigned long extents_failed; /* alloc hook calls the engine could not serve */
 	_Atomic unsigned long pages_returned; /* by the dalloc and destroy hooks */
 	_Atomic unsigned long purges;         /* shrinker scans that asked jemalloc to purge */

@@ -71,10 +71,11 @@ static void *extent_alloc(extent_hooks_t *hooks, void *new_addr, size_t size, si
 		return NULL;
 	if (size > MAX_EXTENT || alignment > MAX_EXTENT) {
 		atomic_fetch_add_explicit(&je->extents_failed, 1, memory_order_relaxed);
-		nlru_engine_log(je->eng, NLRU_LOG_INFO,
-				"jemalloc arena %u: an extent of %zu bytes (alignment %zu) is above "
-				"the largest engine block, %lu: the allocation fails",
-				je->arena, size, alignment, MAX_EXTENT);
+		nlru_engine_log(
+		    je->eng, NLRU_LOG_INFO,
+		    "jemalloc arena %u: an extent of %zu bytes (alignment %zu) is above "
+		    "the largest engine block, %lu: the allocation fails",
+		    je->arena, size, alignment, MAX_EXTENT);
 		return NULL;
 	}
 	extent_hook_depth++;
@@ -162,11 +163,11 @@ static bool extent_merge(extent_hooks_t *hooks, void *addr_a, size_t size_a, voi
 void extent_hooks_init(struct nlru_jemalloc *je)
 {
 	je->hooks = (extent_hooks_t){
-		.alloc = extent_alloc,
-		.dalloc = extent_dalloc,
-		.destroy = extent_destroy,
-		.commit = extent_commit,
-		.split = extent_split,
-		.merge = extent_merge,
+	    .alloc = extent_alloc,
+	    .dalloc = extent_dalloc,
+	    .destroy = extent_destroy,
+	    .commit = extent_commit,
+	    .split = extent_split,
+	    .merge = extent_merge,
 	};
 }

@@ -197,15 +197,15 @@ static int bad_exact_free(struct nlru_engine *eng, const void *addr, size_t size
 }
 
 /* Checks every page of the run, then claims them all (refcount 1 -> 0) or none. */
-static int claim_run(struct nlru_engine *eng, struct pglist_data *pgdat, uint32_t pfn,
-		     size_t pages, const void *addr, size_t size)
+static int claim_run(struct nlru_engine *eng, struct pglist_data *pgdat, uint32_t pfn, size_t pages,
+		     const void *addr, size_t size)
 {
 	for (size_t i = 0; i < pages; i++) {
 		const char *why = exact_page_refusal(&pgdat->pages[pfn + i]);
 
 		if (why)
-			return bad_exact_free(eng, addr, size, page_address(pgdat, pfn + (uint32_t)i),
-					      why);
+			return bad_exact_free(eng, addr, size,
+					      page_address(pgdat, pfn + (uint32_t)i), why);
 	}
 	for (size_t i = 0; i < pages; i++) {
 		int one = 1;

@@ -82,7 +82,7 @@ struct nlru_jemalloc;
  * Thread-safe.
  */
 NLRU_API int nlru_jemalloc_create(struct nlru_engine *eng, const struct nlru_jemalloc_config *cfg,
-			 struct nlru_jemalloc **out);
+				  struct nlru_jemalloc **out);
 
 /*
  * nlru_jemalloc_destroy - unregister the shrinker, destroy the arena ("arena.<i>.destroy")
@@ -108,16 +108,16 @@ NLRU_API long nlru_jemalloc_purge(struct nlru_jemalloc *je);
 
 /* Counters of one arena, since it was created. */
 struct nlru_jemalloc_stats {
-	size_t size;              /* sizeof(struct nlru_jemalloc_stats), set by the caller */
-	uint32_t version;         /* NLRU_JEMALLOC_STATS_VERSION, set by the caller */
-	uint64_t pages;           /* engine pages the arena holds now: in use, dirty, metadata */
-	uint64_t extents_alloc;   /* extents the engine provided */
-	uint64_t extents_failed;  /* extents the engine could not provide (no memory, too big) */
-	uint64_t pages_returned;  /* pages given back, by jemalloc's own decay or by purges */
-	uint64_t purges;          /* purges asked for by the shrinker or nlru_jemalloc_purge() */
-	uint64_t pages_purged;    /* pages given back during those purges */
-	uint64_t dirty_pages;     /* unused pages jemalloc keeps now (stats.arenas.<i>.pdirty) */
-	uint64_t refused;         /* hook calls refused: memory that is not the engine's */
+	size_t size;             /* sizeof(struct nlru_jemalloc_stats), set by the caller */
+	uint32_t version;        /* NLRU_JEMALLOC_STATS_VERSION, set by the caller */
+	uint64_t pages;          /* engine pages the arena holds now: in use, dirty, metadata */
+	uint64_t extents_alloc;  /* extents the engine provided */
+	uint64_t extents_failed; /* extents the engine could not provide (no memory, too big) */
+	uint64_t pages_returned; /* pages given back, by jemalloc's own decay or by purges */
+	uint64_t purges;         /* purges asked for by the shrinker or nlru_jemalloc_purge() */
+	uint64_t pages_purged;   /* pages given back during those purges */
+	uint64_t dirty_pages;    /* unused pages jemalloc keeps now (stats.arenas.<i>.pdirty) */
+	uint64_t refused;        /* hook calls refused: memory that is not the engine's */
 };
 
 /*

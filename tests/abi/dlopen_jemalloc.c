@@ -34,7 +34,8 @@ static int use_arena(void *lib)
 	void *p;
 
 	if (!SYM(lib, config_init, "nlru_config_init") || !SYM(lib, create, "nlru_engine_create") ||
-	    !SYM(lib, destroy, "nlru_engine_destroy") || !SYM(lib, je_create, "nlru_jemalloc_create") ||
+	    !SYM(lib, destroy, "nlru_engine_destroy") ||
+	    !SYM(lib, je_create, "nlru_jemalloc_create") ||
 	    !SYM(lib, je_arena, "nlru_jemalloc_arena") ||
 	    !SYM(lib, je_destroy, "nlru_jemalloc_destroy") || !SYM(lib, mallocx, "mallocx") ||
 	    !SYM(lib, dallocx, "dallocx") || dlsym(lib, "extent_hooks_init"))
@@ -63,7 +64,8 @@ int main(int argc, char **argv)
 		const char *err = dlerror();
 
 		printf("dlopen_jemalloc: %s\n", err);
-		return strcmp(argv[2], "static-tls-error") == 0 && strstr(err, "static TLS") ? 0 : 1;
+		return strcmp(argv[2], "static-tls-error") == 0 && strstr(err, "static TLS") ? 0
+											     : 1;
 	}
 	r = use_arena(lib);
 	printf("dlopen_jemalloc: loaded, arena %s\n", r ? "failed" : "ok");

@@ -24,6 +24,7 @@ export PKG_CONFIG_PATH=$root/$libdir/pkgconfig
 export PKG_CONFIG_SYSROOT_DIR=$dest
 test -f "$root/include/nodelru/nodelru.h"
 test -f "$root/share/doc/nodelru/design.md"
+test -f "$root/share/doc/nodelru/embedding.md"
 # shellcheck disable=SC2046 # pkg-config output is a list of flags
 cc -std=gnu11 -o "$dest/embed" "$src/tests/abi/embed.c" $(pkg-config --cflags --libs nodelru)
 LD_LIBRARY_PATH=$root/$libdir "$dest/embed"

@@ -58,7 +58,8 @@ static struct nlru_jemalloc *arena_on(struct nlru_engine *eng, int nid, long dir
 
 static struct nlru_jemalloc_stats arena_stats(struct nlru_jemalloc *je)
 {
-	struct nlru_jemalloc_stats st = {.size = sizeof(st), .version = NLRU_JEMALLOC_STATS_VERSION};
+	struct nlru_jemalloc_stats st = {.size = sizeof(st),
+					 .version = NLRU_JEMALLOC_STATS_VERSION};
 
 	cr_assert_eq(nlru_jemalloc_stats(je, &st), 0);
 	return st;
@@ -109,8 +110,8 @@ Test(jemalloc, objects_live_on_engine_pages_counted_as_slab)
 
 		obj[i] = mallocx(size, MALLOCX_ARENA(arena) | NOCACHE);
 		cr_assert(obj[i], "mallocx(%zu) failed: %s", size, log_last);
-		cr_assert_geq(nlru_addr_node(eng, obj[i], size), 0, "object %d is not engine memory",
-			      i);
+		cr_assert_geq(nlru_addr_node(eng, obj[i], size), 0,
+			      "object %d is not engine memory", i);
 		memset(obj[i], i & 0xff, size);
 	}
 	st = arena_stats(je);
@@ -197,7 +198,8 @@ static void make_dirty_pages(unsigned int arena, size_t bytes)
 
 	cr_assert_leq(n, 256);
 	for (size_t i = 0; i < n; i++)
-		cr_assert(obj[i] = mallocx(32 << 10, MALLOCX_ARENA(arena) | NOCACHE), "%s", log_last);
+		cr_assert(obj[i] = mallocx(32 << 10, MALLOCX_ARENA(arena) | NOCACHE), "%s",
+			  log_last);
 	for (size_t i = 0; i < n; i++)
 		dallocx(obj[i], NOCACHE);
 }

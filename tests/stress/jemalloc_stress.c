@@ -86,7 +86,8 @@ int main(int argc, char **argv)
 	int threads = argc > 1 ? atoi(argv[1]) : 3;
 	long ops = argc > 2 ? atol(argv[2]) : 20000;
 	struct nlru_jemalloc_config jcfg;
-	struct nlru_jemalloc_stats st = {.size = sizeof(st), .version = NLRU_JEMALLOC_STATS_VERSION};
+	struct nlru_jemalloc_stats st = {.size = sizeof(st),
+					 .version = NLRU_JEMALLOC_STATS_VERSION};
 	struct worker w[16];
 	pthread_t tid[16], hog;
 	struct nlru_config cfg;
@@ -108,7 +109,8 @@ int main(int argc, char **argv)
 	nlru_jemalloc_arena(je, &arena);
 	pthread_create(&hog, NULL, hog_main, region);
 	for (int t = 0; t < threads; t++) {
-		w[t] = (struct worker){MALLOCX_ARENA(arena) | MALLOCX_TCACHE_NONE, ops, 7u + (unsigned)t};
+		w[t] = (struct worker){MALLOCX_ARENA(arena) | MALLOCX_TCACHE_NONE, ops,
+				       7u + (unsigned)t};
 		pthread_create(&tid[t], NULL, worker_main, &w[t]);
 	}
 	for (int t = 0; t < threads; t++)
