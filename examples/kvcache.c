@@ -70,32 +70,37 @@ static pthread_mutex_t *lock_of(struct kvcache *kv, size_t bucket)
 	return &kv->locks[bucket % STRIPES];
 }
 
-static struct entry *lookup(struct kvcache *kv, size_t bucket, uint64_t key)
+/* Lock @key's bucket (*@b, still locked on return) and find its entry, or NULL. */
+static struct entry *lookup_locked(struct kvcache *kv, uint64_t key, size_t *b)
 {
-	struct entry *e = kv->buckets[bucket];
+	struct entry *e;
 
-	while (e && e->key != key)
-		e = e->next;
+	*b = bucket_of(kv, key);
+	pthread_mutex_lock(lock_of(kv, *b));
+	for (e = kv->buckets[*b]; e && e->key != key; e = e->next)
+		;
 	return e;
 }
 
 /* Store @len bytes of @value under @key: a new entry and page, or the old ones rewritten. */
 static int kv_put(struct kvcache *kv, uint64_t key, const void *value, uint32_t len)
 {
-	size_t b = bucket_of(kv, key);
-	struct entry *e;
+	size_t b;
+	struct entry *e = lookup_locked(kv, key, &b);
 	void *page;
 	int r;
 
-	pthread_mutex_lock(lock_of(kv, b));
-	e = lookup(kv, b, key);
 	if (!e) {
 		e = mallocx(sizeof(*e), kv->mflags);
 		if (!e) {
 			r = -ENOMEM;
 			goto out_unlock;
 		}
-		*e = (struct entry){.next = kv->buckets[b], .key = key, .slot = kv->next_slot++};
+		/* Until its first write succeeds, the value reads back empty. */
+		*e = (struct entry){.next = kv->buckets[b],
+				    .key = key,
+				    .slot = kv->next_slot++,
+				    .checksum = fnv1a(value, 0)};
 		kv->buckets[b] = e;
 	}
 	r = nlru_region_pin(kv->values, e->slot, NLRU_PIN_WRITE, &page);
@@ -113,14 +118,11 @@ out_unlock:
 /* Copy @key's value into @buf (VALUE_MAX bytes).  Its length, -ENOENT, or -EIO if corrupt. */
 static int kv_get(struct kvcache *kv, uint64_t key, unsigned char *buf)
 {
-	size_t b = bucket_of(kv, key);
-	struct entry *e;
+	size_t b;
+	struct entry *e = lookup_locked(kv, key, &b);
 	void *page;
-	int r;
+	int r = e ? 0 : -ENOENT;
 
-	pthread_mutex_lock(lock_of(kv, b));
-	e = lookup(kv, b, key);
-	r = e ? 0 : -ENOENT;
 	if (e) {
 		/* Resident now (a hit), or about to come back from swap (a miss)? */
 		if (nlru_region_mark_accessed(kv->values, e->slot) == 0)
