@@ -89,18 +89,23 @@ NLRU_API int nlru_jemalloc_create(struct nlru_engine *eng, const struct nlru_jem
  * and give every page back to the engine.  Returns -EBUSY (logged), with everything left as
  * it was, while the arena still has live allocations (flush private tcaches first) or a
  * thread is bound to it with "thread.arena".  NULL is accepted and returns 0.  No other call
- * on @je, and no use of its arena, may run concurrently or follow.  The engine refuses to be
- * destroyed (-EBUSY) while an arena on it exists.
+ * on @je, and no use of its arena, may run concurrently or follow: a destroyed handle is
+ * freed memory (a cleared mark makes a second destroy return -EINVAL when the memory has not
+ * been reused, which is a hint, not a guarantee).  The engine refuses to be destroyed
+ * (-EBUSY) while an arena on it exists, so destroy arenas first.
  */
 NLRU_API int nlru_jemalloc_destroy(struct nlru_jemalloc *je);
 
-/* The arena's index for MALLOCX_ARENA() in *@arena.  0, or -EINVAL for NULL arguments. */
+/* The arena's index for MALLOCX_ARENA() in *@arena.  0, or -EINVAL for NULL arguments.
+ * Thread-safe. */
 NLRU_API int nlru_jemalloc_arena(const struct nlru_jemalloc *je, unsigned int *arena);
 
 /*
  * nlru_jemalloc_purge - give every unused dirty page of the arena back to the engine now
  * ("arena.<i>.purge"), as the shrinker does under pressure.  Returns the number of pages given
- * back, or -EINVAL.  Must not be called from a shrinker or an extent hook.
+ * back, or -EINVAL; -EDEADLK from inside an extent hook of any such arena (a shrinker called
+ * by reclaim that such a hook started), where calling jemalloc could wait on itself.
+ * Thread-safe; other threads may allocate from the arena meanwhile.
  */
 NLRU_API long nlru_jemalloc_purge(struct nlru_jemalloc *je);
 
@@ -121,8 +126,9 @@ struct nlru_jemalloc_stats {
 };
 
 /*
- * nlru_jemalloc_stats - fill @stats.  Reads only stats->size bytes.  0; -EINVAL for NULL
- * arguments or a struct of an unknown size or version.
+ * nlru_jemalloc_stats - fill @stats (the counters are read one by one, not as one
+ * snapshot).  0; -EINVAL (logged) for NULL arguments or a struct of an unknown size or
+ * version.  Thread-safe.
  */
 NLRU_API int nlru_jemalloc_stats(struct nlru_jemalloc *je, struct nlru_jemalloc_stats *stats);
 
