@@ -307,8 +307,9 @@ NLRU_API int nlru_region_mark_accessed(struct nlru_region *region, size_t index)
 NLRU_API int nlru_region_mark_dirty(struct nlru_region *region, size_t index);
 
 /*
- * nlru_kswapd_run - run one kswapd balance pass (balance_pgdat) for node @nid in the calling
- * thread, for the request wakeups left pending (or order 0 up to the node's highest zone).
+ * nlru_kswapd_run - run one kswapd balance pass (balance_pgdat, by the rules of the engine's
+ * mode) for node @nid in the calling thread, for the request wakeups left pending (or order 0
+ * up to the node's highest zone).
  * With the kswapd tunable at 0 this is the only background reclaim, which makes tests and
  * simulations deterministic.  -EINVAL for a bad node.
  */
