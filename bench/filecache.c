@@ -95,7 +95,7 @@ static double copy_pinned_mbs(struct nlru_engine *eng, const char *src, const ch
 
 		if (nlru_file_pin_page(a, index, 0, &from))
 			break;
-		if (nlru_file_pin_page(b, index, NLRU_PIN_WRITE | NLRU_PIN_WHOLE, &to)) {
+		if (nlru_file_pin_page(b, index, NLRU_PIN_WRITE, &to)) {
 			nlru_file_unpin_page(a, index, 0);
 			break;
 		}

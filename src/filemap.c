@@ -223,7 +223,7 @@ static int write_one_page(struct nlru_file *file, struct page *page)
  * whether it went in, and in *activate whether a shadow says it should start active.
  */
 static bool add_to_page_cache(struct nlru_file *file, struct page *page, uint32_t index,
-			      bool uptodate, bool *activate)
+			      bool *activate)
 {
 	struct nlru_engine *eng = file->eng;
 	struct pglist_data *pgdat = page_pgdat(eng, page);
@@ -240,8 +240,7 @@ static bool add_to_page_cache(struct nlru_file *file, struct page *page, uint32_
 	}
 	page->mapping = file->owner.id;
 	page->index = index;
-	if (uptodate)
-		page_set(page, PG_uptodate);
+	page_set(page, PG_uptodate);
 	/* The index's reference and the caller's. */
 	__atomic_store_n(&page->refcount, 2, __ATOMIC_RELEASE);
 	mod_page_node_state(pgdat, page, NLRU_NR_FILE_PAGES, 1);
@@ -249,19 +248,20 @@ static bool add_to_page_cache(struct nlru_file *file, struct page *page, uint32_
 }
 
 /*
- * add_to_page_cache_lru() for fresh pages, filled from the file (@uptodate) or about to be
- * overwritten whole; the caller keeps a reference to each.
+ * add_to_page_cache_lru() for fresh pages, already filled (from the file, or with what a
+ * writer of the whole page writes): no reader ever sees a page that is not uptodate.  Pages
+ * another thread cached first are freed and come back NULL.  The caller's reference to each
+ * page added is dropped, unless @keep_ref.
  */
-static int insert_pages(struct nlru_file *file, uint32_t first, struct page **pages, int n,
-			bool uptodate)
+static void insert_pages(struct nlru_file *file, uint32_t first, struct page **pages, int n,
+			 bool keep_ref)
 {
 	struct nlru_engine *eng = file->eng;
 	bool added[READAHEAD_PAGES], activate[READAHEAD_PAGES];
 
 	spin_lock(&file->lock);
 	for (int i = 0; i < n; i++)
-		added[i] = add_to_page_cache(file, pages[i], first + (uint32_t)i, uptodate,
-					     &activate[i]);
+		added[i] = add_to_page_cache(file, pages[i], first + (uint32_t)i, &activate[i]);
 	spin_unlock(&file->lock);
 	for (int i = 0; i < n; i++) {
 		if (!added[i]) {
@@ -275,9 +275,9 @@ static int insert_pages(struct nlru_file *file, uint32_t first, struct page **pa
 			workingset_activation(page_lruvec(page_pgdat(eng, pages[i]), pages[i]));
 		}
 		lru_cache_add(eng, pages[i]);
-		put_page(pages[i]);
+		if (!keep_ref)
+			put_page(pages[i]);
 	}
-	return 0;
 }
 
 /* Fresh pages for the cache, or fewer than asked when memory runs out. */
@@ -324,7 +324,8 @@ static int read_into_cache(struct nlru_file *file, uint32_t first, int n)
 		memset((char *)iov[i].iov_base + have, 0, PAGE_SIZE - have);
 	}
 	count_vm_events(eng, NLRU_PGPGIN, (unsigned long)got / 1024);
-	return insert_pages(file, first, pages, n, true);
+	insert_pages(file, first, pages, n, false);
+	return 0;
 }
 
 static int by_index(const void *a, const void *b)
@@ -407,17 +408,6 @@ static int writeback_pages(struct nlru_file *file, long nr)
 	return err;
 }
 
-/* A page about to be overwritten whole: nothing to read. */
-/* A page about to be overwritten whole: nothing is read, and it is not uptodate until then. */
-static int blank_into_cache(struct nlru_file *file, uint32_t index)
-{
-	struct page *page;
-
-	if (!alloc_cache_pages(file, &page, 1))
-		return -ENOMEM;
-	return insert_pages(file, index, &page, 1, false);
-}
-
 /* How many pages to read for a miss at @index: a readahead window when reading in order. */
 static int readahead_window(struct nlru_file *file, uint32_t index)
 {
@@ -435,9 +425,9 @@ static int readahead_window(struct nlru_file *file, uint32_t index)
 
 /*
  * find_get_page(): page @index of the file with a reference held, reading it in (and ahead)
- * if needed.  For a write of the whole page nothing need be read.  NULL and *err on failure.
+ * if needed.  NULL and *err on failure.
  */
-static struct page *get_cache_page(struct nlru_file *file, uint32_t index, bool whole, int *err)
+static struct page *get_cache_page(struct nlru_file *file, uint32_t index, int *err)
 {
 	for (;;) {
 		uint64_t v;
@@ -453,12 +443,48 @@ static struct page *get_cache_page(struct nlru_file *file, uint32_t index, bool 
 			spin_unlock(&file->lock);
 			return page;
 		}
-		n = whole ? 1 : readahead_window(file, index);
+		n = readahead_window(file, index);
 		file->ra_next = index + (uint32_t)n;
 		spin_unlock(&file->lock);
-		*err = whole ? blank_into_cache(file, index) : read_into_cache(file, index, n);
+		*err = read_into_cache(file, index, n);
 		if (*err)
 			return NULL;
+	}
+}
+
+/*
+ * The page at @index for a write of all of it, with a reference held: the cached one, or a
+ * new page that gets @src before it enters the cache (nothing to read, and no reader sees it
+ * half written), in which case *filled is set.  NULL and *err on failure.
+ */
+static struct page *get_page_for_overwrite(struct nlru_file *file, uint32_t index,
+					   const void *src, bool *filled, int *err)
+{
+	for (;;) {
+		struct page *page;
+		uint64_t v;
+
+		spin_lock(&file->lock);
+		v = pageindex_lookup(&file->idx, index);
+		file->ra_next = index + 1;
+		if ((v & SLOT_TAG_MASK) == SLOT_PAGE) {
+			page = slot_page(file->eng, v);
+			get_page(page);
+			spin_unlock(&file->lock);
+			*filled = false;
+			return page;
+		}
+		spin_unlock(&file->lock);
+		if (!alloc_cache_pages(file, &page, 1)) {
+			*err = -ENOMEM;
+			return NULL;
+		}
+		memcpy(address_of(file->eng, page), src, PAGE_SIZE);
+		insert_pages(file, index, &page, 1, true);
+		if (page) {
+			*filled = true;
+			return page;
+		}
 	}
 }
 
@@ -485,7 +511,7 @@ long nlru_file_pread(struct nlru_file *file, void *buf, size_t len, uint64_t off
 		if (pos >= size)
 			break;
 		n = (size_t)MIN((uint64_t)MIN(PAGE_SIZE - in_page, len - done), size - pos);
-		page = get_cache_page(file, index, false, &err);
+		page = get_cache_page(file, index, &err);
 		if (!page)
 			break;
 		memcpy((char *)buf + done, (char *)address_of(file->eng, page) + in_page, n);
@@ -527,15 +553,19 @@ long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len, uint6
 	}
 	while (done < len) {
 		uint64_t pos = offset + done;
+		uint32_t index = (uint32_t)(pos >> PAGE_SHIFT);
 		size_t in_page = pos & (PAGE_SIZE - 1), n = MIN(PAGE_SIZE - in_page, len - done);
-		struct page *page = get_cache_page(file, (uint32_t)(pos >> PAGE_SHIFT),
-						   n == PAGE_SIZE, &err);
+		const char *src = (const char *)buf + done;
+		bool filled = false;
+		struct page *page = n == PAGE_SIZE
+					    ? get_page_for_overwrite(file, index, src, &filled, &err)
+					    : get_cache_page(file, index, &err);
 
 		if (!page)
 			break;
-		memcpy((char *)address_of(file->eng, page) + in_page, (const char *)buf + done, n);
+		if (!filled)
+			memcpy((char *)address_of(file->eng, page) + in_page, src, n);
 		spin_lock(&file->lock);
-		page_set(page, PG_uptodate);
 		set_page_dirty(file->eng, page);
 		file->size = MAX(file->size, pos + n);
 		spin_unlock(&file->lock);
@@ -558,19 +588,19 @@ static int bad_pin(struct nlru_file *file, int err, const char *why, uint64_t in
 
 int nlru_file_pin_page(struct nlru_file *file, uint64_t index, unsigned int flags, void **addr)
 {
-	bool write = flags & NLRU_PIN_WRITE, whole = flags & NLRU_PIN_WHOLE;
+	bool write = flags & NLRU_PIN_WRITE;
 	struct page *page;
 	int err = 0;
 
 	if (!file || !addr)
 		return -EINVAL;
-	if ((flags & ~(NLRU_PIN_WRITE | NLRU_PIN_WHOLE)) || (whole && !write))
-		return bad_pin(file, -EINVAL, "unknown flags, or NLRU_PIN_WHOLE without WRITE", index);
+	if (flags & ~NLRU_PIN_WRITE)
+		return bad_pin(file, -EINVAL, "unknown flags", index);
 	if (index > UINT32_MAX)
 		return bad_pin(file, -EINVAL, "index past 2^32 - 1", index);
 	if (write ? !file->writable : !file->readable)
 		return bad_pin(file, -EBADF, write ? "open read-only" : "open write-only", index);
-	page = get_cache_page(file, (uint32_t)index, whole, &err);
+	page = get_cache_page(file, (uint32_t)index, &err);
 	if (!page)
 		return err;
 	/* The reference get_cache_page() took stays, so reclaim leaves the page alone. */
@@ -603,11 +633,6 @@ int nlru_file_unpin_page(struct nlru_file *file, uint64_t index, size_t written_
 		return bad_pin(file, -EINVAL, "unpin of a page that is not pinned", index);
 	}
 	if (written_end) {
-		/* What a whole-page pin left unwritten must not show another owner's old data. */
-		if (written_end < PAGE_SIZE && !page_test(page, PG_uptodate))
-			memset((char *)address_of(file->eng, page) + written_end, 0,
-			       PAGE_SIZE - written_end);
-		page_set(page, PG_uptodate);
 		set_page_dirty(file->eng, page);
 		file->size = MAX(file->size, (index << PAGE_SHIFT) + written_end);
 	}
@@ -725,6 +750,20 @@ static void truncate_cache(struct nlru_file *file)
 	} while (cursor);
 }
 
+/* Pins left on @file?  Says so through the log. */
+static bool file_pinned(struct nlru_file *file)
+{
+	long pins;
+
+	spin_lock(&file->lock);
+	pins = file->pins;
+	spin_unlock(&file->lock);
+	if (pins)
+		log_err(&file->eng->log, "close of %s: %ld pinned page(s); unpin them first",
+			file->path, pins);
+	return pins != 0;
+}
+
 int nlru_file_close(struct nlru_file *file)
 {
 	struct nlru_engine *eng;
@@ -732,16 +771,8 @@ int nlru_file_close(struct nlru_file *file)
 	if (!file)
 		return -EINVAL;
 	eng = file->eng;
-	spin_lock(&file->lock);
-	if (file->pins) {
-		long pins = file->pins;
-
-		spin_unlock(&file->lock);
-		log_err(&eng->log, "close of %s: %ld pinned page(s); unpin them first", file->path,
-			pins);
+	if (file_pinned(file))
 		return -EBUSY;
-	}
-	spin_unlock(&file->lock);
 	if (writeback_pages(file, -1)) {
 		log_err(&eng->log, "close of %s: dirty pages could not be written; the file stays "
 				   "open with them",
@@ -750,6 +781,13 @@ int nlru_file_close(struct nlru_file *file)
 	}
 	pthread_rwlock_wrlock(&eng->owners.lock);
 	spin_lock(&file->lock);
+	/* A pin may have come in during the writeback: check again where it cannot. */
+	if (file->pins) {
+		spin_unlock(&file->lock);
+		pthread_rwlock_unlock(&eng->owners.lock);
+		file_pinned(file);
+		return -EBUSY;
+	}
 	truncate_cache(file);
 	spin_unlock(&file->lock);
 	owner_unregister(&eng->owners, file->owner.id);

@@ -75,8 +75,13 @@ struct per_cpu_pages {
 	uint32_t *pfns;        /* pfns[0] coldest .. pfns[count - 1] hottest */
 	int batch;             /* pages moved to or from the buddy lists at a time */
 	_Atomic long stat[NR_PCP_STATS];
-	/* Zone mode: allocations already taken off the zone's NR_ALLOC_BATCH (page_alloc_fair.c). */
-	_Atomic uint64_t allocs_folded;
+	/*
+	 * Zone mode (page_alloc_fair.c): pages of orders above 0 allocated through this CPU, and
+	 * pages already charged to the zone's NR_ALLOC_BATCH (Linux's vm_stat_diff, kept as the
+	 * difference between what was allocated and what was charged).
+	 */
+	_Atomic uint64_t fair_high_order_pages;
+	_Atomic uint64_t fair_charged;
 } __cacheline_aligned;
 
 STATIC_ASSERT(sizeof(struct per_cpu_pages) == 64, "per-CPU lists are indexed by cpu << 6");

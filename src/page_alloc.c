@@ -265,7 +265,10 @@ static bool should_reclaim_retry(struct nlru_engine *eng, unsigned int order,
 	if (no_progress_loops > MAX_RECLAIM_RETRIES)
 		return false;
 	for_next_zone_zonelist(zone, z, ac->high_zoneidx) {
-		long reclaimable = (long)zone_reclaimable_pages(eng, zone);
+		/* 4.7 counts the zone's isolated pages too: its lruvec's count is exactly that. */
+		long reclaimable = zone->page_lruvec->zone
+					   ? (long)lruvec_reclaimable_pages(eng, zone->page_lruvec)
+					   : (long)zone_reclaimable_pages(eng, zone);
 		long available = reclaimable -
 				 (no_progress_loops * reclaimable + MAX_RECLAIM_RETRIES - 1) /
 					 MAX_RECLAIM_RETRIES +
@@ -385,10 +388,8 @@ struct page *alloc_pages_node(struct nlru_engine *eng, unsigned int gfp, unsigne
  */
 static void reset_pages_scanned(struct zone *zone)
 {
-	long scanned = lruvec_page_state(zone->page_lruvec, NLRU_NR_PAGES_SCANNED);
-
-	if (scanned)
-		mod_lruvec_state(zone->page_lruvec, NLRU_NR_PAGES_SCANNED, -scanned);
+	if (lruvec_page_state(zone->page_lruvec, NLRU_NR_PAGES_SCANNED))
+		lruvec_reset_state(zone->page_lruvec, NLRU_NR_PAGES_SCANNED);
 }
 
 /* Give the @batch coldest pages back to the buddy allocator.  pcp locked, holding @count. */

@@ -24,9 +24,8 @@ static inline bool zone_local(const struct zone *local_zone, const struct zone *
 }
 
 /*
- * Every allocation from a zone, fair or not, spends its batch (buffered_rmqueue).  Order 0
- * is counted by the per-CPU list and folded in @zone->stat_threshold at a time, as Linux
- * folds vm_stat_diff; larger orders are taken off at once.
+ * Every allocation from a zone, fair or not, spends its batch (buffered_rmqueue), through
+ * the CPU's delta that is folded past @zone->stat_threshold, as 4.7's vm_stat_diff is.
  */
 void fair_account_alloc(struct nlru_engine *eng, struct zone *zone, unsigned int order);
 

@@ -67,8 +67,9 @@ unsigned long lruvec_reclaimable_pages(const struct nlru_engine *eng, const stru
 
 bool lruvec_reclaimable(const struct nlru_engine *eng, const struct lruvec *lruvec)
 {
-	return (unsigned long)lruvec_page_state(lruvec, NLRU_NR_PAGES_SCANNED) <
-	       lruvec_reclaimable_pages(eng, lruvec) * 6;
+	long scanned = lruvec_page_state(lruvec, NLRU_NR_PAGES_SCANNED);
+
+	return scanned <= 0 || (unsigned long)scanned < lruvec_reclaimable_pages(eng, lruvec) * 6;
 }
 
 void congestion_wait(struct nlru_engine *eng)

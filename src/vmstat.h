@@ -77,6 +77,24 @@ static inline void mod_page_node_state(struct pglist_data *pgdat, const struct p
 	mod_lruvec_state(page_lruvec(pgdat, page), item, delta);
 }
 
+/*
+ * Zero @item of @lruvec (its node's counter in node mode, its zone's copy in zone mode) and
+ * take what it held off the node counter too.  An exchange, so that two threads resetting at
+ * once do not both subtract the same value.
+ */
+static inline void lruvec_reset_state(struct lruvec *lruvec, enum nlru_node_stat_item item)
+{
+	long v;
+
+	if (!lruvec->zone) {
+		atomic_exchange_explicit(&lruvec->pgdat->vm_stat[item], 0, memory_order_relaxed);
+		return;
+	}
+	v = atomic_exchange_explicit(&lruvec->zone->vm_node_stat[item], 0, memory_order_relaxed);
+	if (v)
+		mod_node_page_state(lruvec->pgdat, item, -v);
+}
+
 /* A node item as @lruvec's reclaim sees it: the node's in node mode, the zone's in zone mode. */
 static inline long lruvec_page_state(const struct lruvec *lruvec, enum nlru_node_stat_item item)
 {

@@ -92,17 +92,26 @@ static unsigned long shown(long v)
 	return v < 0 ? 0 : (unsigned long)v;
 }
 
+/*
+ * /proc/vmstat shows the global counter (the sum of every zone), clamped once; nodeN/vmstat
+ * sums the node's zones after clamping each (sum_zone_node_page_state()).
+ */
 void dump_vmstat_items_47(struct nlru_engine *eng, int only_nid, FILE *out)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(items_47); i++) {
+		unsigned long node_sum = 0;
 		long sum = 0;
 
 		for (int nid = 0; nid < eng->nr_nodes; nid++)
 			if (only_nid < 0 || nid == only_nid)
-				for (int zid = 0; zid < MAX_NR_ZONES; zid++)
-					sum += zone_item_47(eng, &NODE_DATA(eng, nid)->node_zones[zid],
-							    &items_47[i]);
-		fprintf(out, "%s %lu\n", items_47[i].name, shown(sum));
+				for (int zid = 0; zid < MAX_NR_ZONES; zid++) {
+					long v = zone_item_47(eng, &NODE_DATA(eng, nid)->node_zones[zid],
+							      &items_47[i]);
+
+					sum += v;
+					node_sum += shown(v);
+				}
+		fprintf(out, "%s %lu\n", items_47[i].name, only_nid < 0 ? shown(sum) : node_sum);
 	}
 }
 

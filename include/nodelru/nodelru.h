@@ -350,21 +350,18 @@ NLRU_API long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t l
  * if needed (with readahead for callers going in order), pinned: it stays at *@addr and is
  * not reclaimed until nlru_file_unpin_page().  Counts as an access, as a read does.  Bytes
  * past the end of the file read as zeroes.  @flags: 0 to read it; NLRU_PIN_WRITE to write
- * into it too; NLRU_PIN_WRITE | NLRU_PIN_WHOLE when the old contents do not matter (the page
- * is about to be overwritten), so nothing is read from the file.
- * Returns 0; -EINVAL for bad flags or an index past 2^32 - 1; -EBADF for a write pin of a
- * file open read-only or a read pin of one open write-only; -ENOMEM; -EIO when reading the
+ * into it too.
+ * Returns 0; -EINVAL for unknown flags or an index past 2^32 - 1; -EBADF for a write pin of
+ * a file open read-only or a read pin of one open write-only; -ENOMEM; -EIO when reading the
  * file failed.  A page may be pinned several times, by several threads.
  */
-#define NLRU_PIN_WHOLE (1u << 1) /* with NLRU_PIN_WRITE: skip reading the old contents */
 NLRU_API int nlru_file_pin_page(struct nlru_file *file, uint64_t index, unsigned int flags,
 				void **addr);
 
 /*
  * nlru_file_unpin_page - drop one pin of page @index.  @written_end: 0 if the caller did not
  * write the page; otherwise the end of what it wrote within the page (1 .. NLRU_PAGE_SIZE):
- * the page is dirty and the file grows to cover it.  A page pinned with NLRU_PIN_WHOLE must be
- * written: bytes past @written_end are zeroed.  Returns 0; -EINVAL if the page is not pinned
+ * the page is dirty and the file grows to cover it.  Returns 0; -EINVAL if the page is not pinned
  * or @written_end is past the page; -EBADF when writing a file open read-only.
  */
 NLRU_API int nlru_file_unpin_page(struct nlru_file *file, uint64_t index, size_t written_end);

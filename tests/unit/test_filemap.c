@@ -150,7 +150,7 @@ static void copy_pinned(struct nlru_engine *eng, const char *src, const char *ds
 		void *from, *to;
 
 		cr_assert_eq(nlru_file_pin_page(in, index, 0, &from), 0, "%s", test_log_last);
-		cr_assert_eq(nlru_file_pin_page(out, index, NLRU_PIN_WRITE | NLRU_PIN_WHOLE, &to), 0);
+		cr_assert_eq(nlru_file_pin_page(out, index, NLRU_PIN_WRITE, &to), 0);
 		memcpy(to, from, n);
 		cr_assert_eq(nlru_file_unpin_page(out, index, n), 0);
 		cr_assert_eq(nlru_file_unpin_page(in, index, 0), 0);
@@ -222,12 +222,15 @@ Test(filemap, pin_bad_input_changes_nothing)
 	cr_assert_eq(nlru_file_open(eng, path_of("f"), O_RDWR, 0, 0, &rw), 0);
 	cr_expect_eq(nlru_file_pin_page(ro, 0, NLRU_PIN_WRITE, &p), -EBADF);
 	cr_expect(strstr(test_log_last, "read-only"), "%s", test_log_last);
-	cr_expect_eq(nlru_file_pin_page(rw, 0, NLRU_PIN_WHOLE, &p), -EINVAL, "WHOLE needs WRITE");
 	cr_expect_eq(nlru_file_pin_page(rw, 0, 1u << 7, &p), -EINVAL);
 	cr_expect_eq(nlru_file_pin_page(rw, 1ull << 32, 0, &p), -EINVAL);
 	cr_expect_eq(nlru_file_pin_page(NULL, 0, 0, &p), -EINVAL);
 	cr_expect_eq(nlru_file_pin_page(rw, 0, 0, NULL), -EINVAL);
 	cr_expect_eq(nlru_file_unpin_page(rw, 0, 0), -EINVAL, "not pinned");
+	/* A write pin sees the file's bytes: a page is never cached before it holds them. */
+	cr_assert_eq(nlru_file_pin_page(rw, 0, NLRU_PIN_WRITE, &p), 0);
+	cr_expect_eq(((unsigned char *)p)[100], byte_at(100, 7));
+	cr_expect_eq(nlru_file_unpin_page(rw, 0, 0), 0);
 	cr_assert_eq(nlru_file_pin_page(ro, 1, 0, &p), 0);
 	cr_expect_eq(nlru_file_unpin_page(ro, 1, 10), -EBADF, "a read-only file is not written");
 	cr_expect_eq(nlru_file_unpin_page(ro, 1, 4097), -EINVAL);

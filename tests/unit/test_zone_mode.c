@@ -88,10 +88,12 @@ Test(zone_mode, fair_policy_interleaves_zones_node_mode_fills_normal)
 			cr_expect_eq(dma32, 0, "node mode: Normal first, DMA32 only as a fallback");
 		} else {
 			/*
-			 * Batches high - low: Normal 24, DMA32 8 (golden_counters_of_a_fixed_workload
-			 * derives them): 62 cycles of 32 pages, then 16 more from Normal.
+			 * golden_counters_of_a_fixed_workload derives the cycle: 26 from Normal and
+			 * 12 from DMA32 first, then 28 and 14 (a third from DMA32 on a zone of a
+			 * quarter: the batches are only a few thresholds long).  2000 = 38 + 46 * 42
+			 * + 28 + 2.
 			 */
-			cr_expect_eq(dma32, 62 * 8, "zone mode: 8 of every 32 pages from DMA32, got %lld",
+			cr_expect_eq(dma32, 12 + 46 * 14 + 2, "zone mode: got %lld from DMA32",
 				     (long long)dma32);
 			cr_expect_eq(nlru_engine_mode(eng), NLRU_MODE_ZONE);
 		}
@@ -107,32 +109,36 @@ Test(zone_mode, fair_policy_interleaves_zones_node_mode_fills_normal)
  * 32 / 96, gaps max(min / 4, managed / 1000) = 8 / 24: watermarks DMA32 32/40/48, Normal
  * 96/120/144, and DMA32 keeps 3072 / 256 = 12 pages from Normal-classzone requests.
  *
- * Workload: 40 order-2 blocks, then 3040 order-0 pages (3200 pages), one thread on one CPU.
+ * Workload: 40 order-2 blocks, then 1960 order-0 pages (2120 pages), one thread on one CPU.
  *
- * Zone mode: NR_ALLOC_BATCH is high - low, 8 for DMA32 and 24 for Normal.  An order-2 block
- * spends 4 at once: 6 blocks deplete Normal, 2 deplete DMA32, then both are spent and the
- * next allocation resets them: 40 blocks are 5 such cycles, 120 pages from Normal and 40 from
- * DMA32, ending with both spent.  Order 0 is folded in every stat_threshold = min(125, 2 *
- * fls(2 CPUs) * (1 + 0)) = 4 pages, which divides both batches: 24 from Normal, 8 from DMA32,
- * reset, and so on; 3040 pages are 95 cycles, 2280 + 760.  Totals: Normal 2400, DMA32 800.
+ * Zone mode: NR_ALLOC_BATCH is high - low, 24 for Normal and 8 for DMA32, charged through the
+ * CPU's delta with stat_threshold t = min(125, 2 * fls(2 CPUs) * (1 + 0)) = 4, which folds
+ * once more than t pages are uncharged: a block folds what is due, an order-0 page that plus
+ * t / 2 = 2 ahead.
+ *  - Order 2: every second block folds 8, so 6 blocks spend Normal's 24 and 2 spend DMA32's
+ *    8; both depleted, the next allocation resets them.  40 blocks are 5 such cycles: 120
+ *    pages from Normal, 40 from DMA32, with nothing left uncharged.
+ *  - Order 0 from there: folds of 7 after the 5th page, then every 7th.  Normal depletes at
+ *    its 26th page (24 - 4 * 7 < 0), DMA32 at its 12th (8 - 2 * 7); after a reset each starts
+ *    2 ahead: 28 and 14 pages a cycle.  1960 = 38 + 45 * 42 + 28 + 4: Normal 26 + 45 * 28 +
+ *    28 = 1314, DMA32 12 + 45 * 14 + 4 = 646.
+ *  Totals: Normal 1434, DMA32 686.
  *
- * Node mode: Normal first until an order-0 check finds free <= low (120): Normal's per-CPU
- * batch is 1 (zone_batchsize of 12 MiB), so its free count drops by one per page from 3072 -
- * 160 = 2912 to 120: 2792 order-0 pages.  The other 248 come from DMA32.  Normal 2952, DMA32
- * 248.
+ * Node mode: Normal first until an order-0 check finds free <= low (120), which 2120 pages
+ * out of Normal's 3072 never reach: Normal 2120, DMA32 0.
  */
 static void golden_workload(struct nlru_engine *eng, struct nlru_vmstat *snap)
 {
-	static void *p[3040], *q[40];
+	static void *p[1960], *q[40];
 
 	for (int i = 0; i < 40; i++)
 		cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 2, 0, &q[i]), 0);
-	for (int i = 0; i < 3040; i++)
+	for (int i = 0; i < 1960; i++)
 		cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 0, 0, &p[i]), 0);
 	cr_assert_eq(nlru_vmstat_read(eng, snap), 0);
 	for (int i = 0; i < 40; i++)
 		cr_assert_eq(nlru_free_pages(eng, q[i], 2), 0);
-	for (int i = 0; i < 3040; i++)
+	for (int i = 0; i < 1960; i++)
 		cr_assert_eq(nlru_free_pages(eng, p[i], 0), 0);
 }
 
@@ -141,7 +147,7 @@ Test(zone_mode, golden_counters_of_a_fixed_workload)
 	const struct {
 		enum nlru_mode mode;
 		int64_t normal, dma32;
-	} want[] = {{NLRU_MODE_ZONE, 2400, 800}, {NLRU_MODE_NODE, 2952, 248}};
+	} want[] = {{NLRU_MODE_ZONE, 1434, 686}, {NLRU_MODE_NODE, 2120, 0}};
 
 	stay_on_one_cpu();
 	for (int m = 0; m < 2; m++) {
@@ -157,7 +163,7 @@ Test(zone_mode, golden_counters_of_a_fixed_workload)
 			cr_assert(zi.wmark_low == 40 && zi.wmark_high == 48 &&
 				  zi.lowmem_reserve[NLRU_ZONE_NORMAL] == 12);
 			cr_assert_eq(nlru_zone_info(eng, 0, NLRU_ZONE_NORMAL, &zi), 0);
-			cr_assert(zi.wmark_low == 120 && zi.wmark_high == 144 && zi.pcp_batch == 1);
+			cr_assert(zi.wmark_low == 120 && zi.wmark_high == 144);
 			require_threshold_4(eng);
 
 			snap[run] = (struct nlru_vmstat){.size = sizeof(snap[run]),
