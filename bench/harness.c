@@ -22,7 +22,7 @@ const char harness_usage[] =
     "  --modes LIST       reclaim modes, comma-separated, the first is the baseline "
     "(default zone,node)\n"
     "  --results DIR      where the logs, dumps and tables go (default: a new folder in $TMPDIR)\n"
-    "  --cpu C            CPU the measuring thread is bound to (-1: none)\n"
+    "  --cpu C            CPU the measuring thread is bound to (-1: none; default: the first allowed)\n"
     "  --quiet            no progress line\n";
 
 void harness_opts_init(struct harness_opts *o, long node_mib)
@@ -32,7 +32,7 @@ void harness_opts_init(struct harness_opts *o, long node_mib)
 	o->modes[0] = NLRU_MODE_ZONE;
 	o->modes[1] = NLRU_MODE_NODE;
 	o->nr_modes = 2;
-	o->cpu = 0;
+	o->cpu = HARNESS_CPU_FIRST;
 }
 
 static int parse_modes(struct harness_opts *o, const char *s)
@@ -184,12 +184,21 @@ void harness_bind_cpu(const struct harness_opts *o)
 {
 	cpu_set_t set;
 
-	if (o->cpu < 0)
+	int cpu = o->cpu;
+
+	if (cpu == HARNESS_CPU_FIRST) {
+		/* The first CPU this process may run on: a cpuset need not include CPU 0. */
+		if (sched_getaffinity(0, sizeof(set), &set))
+			return;
+		for (cpu = 0; cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &set); cpu++)
+			;
+	}
+	if (cpu < 0 || cpu >= CPU_SETSIZE)
 		return;
 	CPU_ZERO(&set);
-	CPU_SET(o->cpu, &set);
+	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
-		fprintf(stderr, "cannot bind to CPU %d: %s\n", o->cpu, strerror(errno));
+		fprintf(stderr, "cannot bind to CPU %d: %s\n", cpu, strerror(errno));
 }
 
 int harness_mkdir(const char *path)

@@ -24,7 +24,8 @@ struct harness_opts {
 	enum nlru_mode modes[HARNESS_MAX_MODES]; /* in column order: the first is the baseline */
 	int nr_modes;
 	const char *results; /* the results folder of this benchmark */
-	int cpu;             /* CPU the measuring thread is bound to; -1: not bound */
+	int cpu;             /* CPU the measuring thread is bound to; -1: not bound;
+				HARNESS_CPU_FIRST: the first one the process may use */
 	int quiet;           /* no progress line even on a terminal */
 };
 
@@ -66,6 +67,8 @@ int harness_engine(const struct harness_opts *o, enum nlru_mode mode, const char
 
 /* harness_mode_column - the column name of a mode in every table: "4.7-zone" or "4.8-node". */
 const char *harness_mode_column(enum nlru_mode mode);
+
+#define HARNESS_CPU_FIRST (-2)
 
 /* harness_bind_cpu - bind the calling thread to o->cpu (nothing when it is -1). */
 void harness_bind_cpu(const struct harness_opts *o);

@@ -145,11 +145,21 @@ static unsigned int seen_inc(struct pa_seen *s, unsigned long batch)
 	return s->count[s->nr++];
 }
 
+/* Lines in @buf, a bound on the lines it can yield (a last line may lack its newline). */
+static size_t count_lines(const char *buf, size_t len)
+{
+	size_t lines = 0;
+
+	for (const char *p = buf; (p = memchr(p, '\n', len - (size_t)(p - buf))); p++)
+		lines++;
+	return lines;
+}
+
 int pa_extract(const char *buf, size_t len, struct pa_ops *ops)
 {
 	struct pa_shape *sh = calloc(1, sizeof(*sh));
 	struct pa_seen seen = {.nr = 0};
-	struct pa_line *kept = malloc((len / 16 + 1) * sizeof(*kept)); /* a line is >= 16 bytes */
+	struct pa_line *kept = malloc((count_lines(buf, len) + 1) * sizeof(*kept));
 	size_t pos = 0, n, nr = 0;
 	const char *s;
 	int err = -ENOMEM;

@@ -47,7 +47,8 @@ static void *probe_main(void *arg)
 	struct timespec delay = {0, (long)LATENCY_DELAY_NS};
 	uint64_t time0, time1 = now_ns();
 
-	while (!atomic_load_explicit(&p->stop, memory_order_relaxed)) {
+	/* At least one sample, however late the thread gets a CPU on a busy machine. */
+	do {
 		nanosleep(&delay, NULL);
 		p->err = probe_once(p, time1);
 		if (p->err)
@@ -56,7 +57,7 @@ static void *probe_main(void *arg)
 		time1 = now_ns();
 		latency_log_add(&p->log, time1 - time0);
 		p->iterations++;
-	}
+	} while (!atomic_load_explicit(&p->stop, memory_order_relaxed));
 	return NULL;
 }
 

@@ -174,14 +174,18 @@ err_free:
 	return r;
 }
 
-/* Bytes the application still holds in the arena; 0 when jemalloc keeps no statistics. */
+/*
+ * Bytes the application still holds in the arena.  jemalloc's destroy discards live objects,
+ * so when the statistics cannot be read (a jemalloc built without them) the answer is "some":
+ * destroy must fail closed.
+ */
 static size_t live_bytes(const struct nlru_jemalloc *je)
 {
 	size_t small = 0, large = 0;
 
 	arena_stats_refresh();
-	arena_stat(je, "small.allocated", &small);
-	arena_stat(je, "large.allocated", &large);
+	if (arena_stat(je, "small.allocated", &small) || arena_stat(je, "large.allocated", &large))
+		return SIZE_MAX;
 	return small + large;
 }
 
@@ -195,6 +199,13 @@ int nlru_jemalloc_destroy(struct nlru_jemalloc *je)
 	if (je->magic != NLRU_JEMALLOC_MAGIC)
 		return -EINVAL;
 	live = live_bytes(je);
+	if (live == SIZE_MAX) {
+		nlru_engine_log(je->eng, NLRU_LOG_ERROR,
+				"jemalloc arena %u: destroy refused: this jemalloc keeps no statistics, "
+				"so live objects cannot be ruled out",
+				je->arena);
+		return -ENOTSUP;
+	}
 	if (live) {
 		nlru_engine_log(je->eng, NLRU_LOG_ERROR,
 				"jemalloc arena %u: destroy refused: %zu bytes are still allocated "

@@ -25,6 +25,7 @@
  * for the purge shrinker to stay out.
  */
 #include <errno.h>
+#include <string.h>
 
 #include "arena.h"
 
@@ -83,7 +84,12 @@ static void *extent_alloc(extent_hooks_t *hooks, void *new_addr, size_t size, si
 				   je->nid, &addr);
 	extent_hook_depth--;
 	if (r) {
-		atomic_fetch_add_explicit(&je->extents_failed, 1, memory_order_relaxed);
+		/* Said once per arena: under pressure this can happen often, and is counted. */
+		if (!atomic_fetch_add_explicit(&je->extents_failed, 1, memory_order_relaxed))
+			nlru_engine_log(je->eng, NLRU_LOG_INFO,
+					"jemalloc arena %u: no engine run of %zu bytes (alignment %zu): "
+					"%s; the allocation fails",
+					je->arena, size, alignment, strerror(-r));
 		atomic_store_explicit(&je->alloc_error, r, memory_order_relaxed);
 		return NULL;
 	}

@@ -48,6 +48,9 @@ static void zone_layout(const struct nlru_engine *eng, int nid, uint32_t pages,
 	size[ZONE_NORMAL] = pages - size[ZONE_DMA] - size[ZONE_DMA32] - size[ZONE_MOVABLE];
 }
 
+STATIC_ASSERT(OS_MAP_ALIGN == PAGE_SIZE << (MAX_ORDER - 1),
+	      "node mappings are aligned to the largest buddy block");
+
 static void lruvec_init(struct lruvec *lruvec, struct pglist_data *pgdat, struct zone *zone)
 {
 	spin_lock_init(&lruvec->lru_lock);

@@ -232,7 +232,10 @@ int nlru_free_pages_exact(struct nlru_engine *eng, void *addr, size_t size)
 		return -EINVAL;
 	if (!size)
 		return bad_exact_free(eng, addr, size, NULL, "size 0");
-	pages = DIV_ROUND_UP(size, PAGE_SIZE);
+	/* Rounded without overflow: a size near SIZE_MAX must not wrap to 0 pages. */
+	pages = size / PAGE_SIZE + (size % PAGE_SIZE != 0);
+	if (pages > (SIZE_MAX >> PAGE_SHIFT))
+		return bad_exact_free(eng, addr, size, NULL, "larger than any node");
 	pgdat = range_pgdat(eng, addr, pages << PAGE_SHIFT);
 	if (!pgdat)
 		return bad_exact_free(eng, addr, size, NULL,

@@ -69,7 +69,8 @@ bool lruvec_reclaimable(const struct nlru_engine *eng, const struct lruvec *lruv
 {
 	long scanned = lruvec_page_state(lruvec, NLRU_NR_PAGES_SCANNED);
 
-	return scanned <= 0 || (unsigned long)scanned < lruvec_reclaimable_pages(eng, lruvec) * 6;
+	/* A counter caught between a reset and an update reads as nothing scanned. */
+	return (unsigned long)MAX(scanned, 0) < lruvec_reclaimable_pages(eng, lruvec) * 6;
 }
 
 void congestion_wait(struct nlru_engine *eng)
