@@ -143,22 +143,13 @@ static __cold_noinline struct page *rmqueue_buddy(struct nlru_engine *eng, struc
 	return &zone->zone_pgdat->pages[pfn];
 }
 
-/*
- * buffered_rmqueue(): order 0 from the per-CPU list, larger orders from the buddy lists.  In
- * zone mode every allocation also spends the zone's fair batch.
- */
+/* buffered_rmqueue(): order 0 from the per-CPU list, larger orders from the buddy lists. */
 static __hot_inline struct page *buffered_rmqueue(struct nlru_engine *eng, struct zone *preferred,
 						  struct zone *zone, unsigned int order)
 {
-	struct page *page;
-
 	if (likely(order == 0))
-		page = rmqueue_pcplist(eng, preferred, zone);
-	else
-		page = rmqueue_buddy(eng, preferred, zone, order);
-	if (unlikely(eng->mode->fair_zone_policy) && page)
-		fair_account_alloc(eng, zone, order);
-	return page;
+		return rmqueue_pcplist(eng, preferred, zone);
+	return rmqueue_buddy(eng, preferred, zone, order);
 }
 
 /*
@@ -212,6 +203,29 @@ reset_fair:
 	return NULL;
 }
 
+/*
+ * In zone mode every allocation, fair or not, spends its zone's batch (4.7 does it in
+ * buffered_rmqueue).  Done here, around the walk, so that node mode's fast path carries no
+ * test for it: node mode calls get_page_from_freelist() directly on its fast path.
+ */
+static struct page *get_page_counted(struct nlru_engine *eng, unsigned int order,
+				     unsigned int alloc_flags, const struct alloc_context *ac)
+{
+	struct page *page = get_page_from_freelist(eng, order, alloc_flags, ac);
+
+	if (eng->mode->fair_zone_policy && page)
+		fair_account_alloc(eng, page_zone(page_pgdat(eng, page), page), order);
+	return page;
+}
+
+/* Zone mode's fast path: the fair pass, out of line so node mode's stays compact. */
+static __attribute__((noinline)) struct page *
+get_page_from_freelist_fair(struct nlru_engine *eng, unsigned int order,
+			    const struct alloc_context *ac)
+{
+	return get_page_counted(eng, order, ALLOC_WMARK_LOW | ALLOC_FAIR, ac);
+}
+
 static unsigned int gfp_to_alloc_flags(unsigned int gfp)
 {
 	unsigned int alloc_flags = ALLOC_WMARK_MIN | ALLOC_CPUSET;
@@ -242,11 +256,11 @@ static struct page *alloc_pages_direct_reclaim(struct nlru_engine *eng, unsigned
 	current_flags &= ~PF_MEMALLOC;
 	if (!*progress)
 		return NULL;
-	page = get_page_from_freelist(eng, order, alloc_flags, ac);
+	page = get_page_counted(eng, order, alloc_flags, ac);
 	if (!page) {
 		/* What reclaim freed may be sitting on other CPUs' lists. */
 		drain_all_pages(eng);
-		page = get_page_from_freelist(eng, order, alloc_flags, ac);
+		page = get_page_counted(eng, order, alloc_flags, ac);
 	}
 	return page;
 }
@@ -324,7 +338,7 @@ static __cold_noinline struct page *alloc_pages_slowpath(struct nlru_engine *eng
 	alloc_flags = gfp_to_alloc_flags(gfp);
 	if (gfp & NLRU_GFP_KSWAPD_RECLAIM)
 		wake_all_kswapds(eng, order, ac);
-	page = get_page_from_freelist(eng, order, alloc_flags, ac);
+	page = get_page_counted(eng, order, alloc_flags, ac);
 	for (int round = 0; !page && round < MAX_SLOWPATH_ROUNDS; round++) {
 		if (round)
 			count_vm_event(eng, NLRU_ALLOC_RETRY);
@@ -333,7 +347,7 @@ static __cold_noinline struct page *alloc_pages_slowpath(struct nlru_engine *eng
 		/* Reclaimers allocating on behalf of reclaim may use all that is left. */
 		if (current_flags & PF_MEMALLOC)
 			alloc_flags = ALLOC_NO_WATERMARKS;
-		page = get_page_from_freelist(eng, order, alloc_flags, ac);
+		page = get_page_counted(eng, order, alloc_flags, ac);
 		if (page || !can_direct_reclaim || (current_flags & PF_MEMALLOC))
 			break;
 		page = alloc_pages_direct_reclaim(eng, gfp, order, alloc_flags, ac, &progress);
@@ -365,7 +379,7 @@ static __hot_inline struct page *__alloc_pages_node(struct nlru_engine *eng, uns
 	if (likely(ac.preferred_zoneref->zone)) {
 		/* Only the fast path is fair (4.7); the slow path's flags never carry ALLOC_FAIR. */
 		if (unlikely(eng->mode->fair_zone_policy))
-			page = get_page_from_freelist(eng, order, ALLOC_WMARK_LOW | ALLOC_FAIR, &ac);
+			page = get_page_from_freelist_fair(eng, order, &ac);
 		else
 			page = get_page_from_freelist(eng, order, ALLOC_WMARK_LOW, &ac);
 		if (unlikely(!page))
