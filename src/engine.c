@@ -66,8 +66,9 @@ static void zone_init(const struct nlru_engine *eng, struct pglist_data *pgdat, 
 	struct zone *zone = &pgdat->node_zones[zid];
 
 	/* The one place the modes' LRU placement is decided: the zone's lists or the node's. */
-	lruvec_init(&zone->lruvec, pgdat, zone);
-	zone->page_lruvec = eng->cfg.mode == NLRU_MODE_ZONE ? &zone->lruvec : &pgdat->lruvec;
+	zone->zm = &pgdat->zone_mode[zid];
+	lruvec_init(&zone->zm->lruvec, pgdat, zone);
+	zone->page_lruvec = eng->cfg.mode == NLRU_MODE_ZONE ? &zone->zm->lruvec : &pgdat->lruvec;
 	zone->zone_pgdat = pgdat;
 	zone->node = pgdat->node_id;
 	zone->zone_idx = zid;
@@ -260,6 +261,7 @@ int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out)
 	}
 	r = config_copy(&eng->cfg, cfg, &eng->log);
 	eng->mode = reclaim_mode_of((enum nlru_mode)eng->cfg.mode);
+	eng->fair_zone_policy = eng->mode->fair_zone_policy;
 	if (!r)
 		r = engine_topology(eng);
 	for (int nid = 0; !r && nid < eng->nr_nodes; nid++) {

@@ -42,6 +42,7 @@ struct nlru_engine {
 	long min_free_kbytes;             /* in force: computed or configured */
 	atomic_bool membind_warned;       /* "binding refused" is said once per engine */
 	bool pcp_rseq;                    /* per-CPU lists use restartable sequences (pcp.c) */
+	bool fair_zone_policy;            /* mode->fair_zone_policy, beside the fast path's fields */
 	char *swap_path;                  /* private copy of cfg.swap_path */
 	struct swap_device *swap;         /* NULL: no swap */
 	struct owner_table owners;        /* regions and files by id (page->mapping) */

@@ -108,9 +108,9 @@ static bool kswapd_shrink_zone(struct nlru_engine *eng, struct zone *zone, int c
 	if (zone_balanced_gap(zone, sc->order, balance_gap, classzone_idx))
 		return true;
 	shrink_zone(eng, zone, sc, zone->zone_idx == classzone_idx);
-	clear_lruvec_flags(&zone->lruvec, 1ul << LRUVEC_WRITEBACK);
+	clear_lruvec_flags(&zone->zm->lruvec, 1ul << LRUVEC_WRITEBACK);
 	if (zone_reclaimable(eng, zone) && zone_balanced_gap(zone, sc->order, 0, classzone_idx))
-		clear_lruvec_flags(&zone->lruvec, CONGESTED_AND_DIRTY);
+		clear_lruvec_flags(&zone->zm->lruvec, CONGESTED_AND_DIRTY);
 	return sc->nr_scanned >= sc->nr_to_reclaim;
 }
 
@@ -125,10 +125,10 @@ static int find_end_zone(struct nlru_engine *eng, struct pglist_data *pgdat,
 			continue;
 		if (sc->priority != DEF_PRIORITY && !zone_reclaimable(eng, zone))
 			continue;
-		age_active_anon(eng, &zone->lruvec, sc);
+		age_active_anon(eng, &zone->zm->lruvec, sc);
 		if (!zone_balanced_gap(zone, sc->order, 0, 0))
 			return zid;
-		clear_lruvec_flags(&zone->lruvec, CONGESTED_AND_DIRTY);
+		clear_lruvec_flags(&zone->zm->lruvec, CONGESTED_AND_DIRTY);
 	}
 	return -1;
 }

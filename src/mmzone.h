@@ -147,33 +147,41 @@ struct zone {
 	uint32_t managed_pages; /* pages the buddy allocator manages; 0: zone unused */
 	int zone_idx;           /* enum zone_type */
 	int node;
+	/*
+	 * Where this zone's LRU pages live: its own lruvec (zm->lruvec) in zone mode, the node's
+	 * in node mode.  Fixed at engine creation.
+	 */
+	struct lruvec *page_lruvec;
+	struct zone_mode_state *zm; /* what only zone mode uses, beside the node's zones */
+	int stat_threshold; /* Linux's per-CPU stat threshold (zone mode's NR_ALLOC_BATCH folds) */
 
 	/* The buddy free lists. */
 	struct spinlock lock __cacheline_aligned; /* protects free_area */
 	struct free_area free_area[MAX_ORDER];
 
-	/*
-	 * Where this zone's LRU pages live: &this->lruvec in zone mode, the node's lruvec in
-	 * node mode.  Fixed at engine creation.
-	 */
-	struct lruvec *page_lruvec;
-	struct lruvec lruvec; /* zone mode only */
-
-	/* 4.7's fair zone allocation policy (zone mode only): see page_alloc_fair.c. */
-	_Atomic long alloc_batch;   /* NR_ALLOC_BATCH: what the zone may still hand out this round */
-	_Atomic bool fair_depleted; /* ZONE_FAIR_DEPLETED: alloc_batch reached 0 */
-	int stat_threshold;         /* per-CPU allocations folded into alloc_batch at once */
-
 	_Atomic long vm_stat[NR_VM_ZONE_STAT_ITEMS] __cacheline_aligned;
-	/*
-	 * Zone mode's per-zone copies of the node items, as 4.7 keeps every counter per zone
-	 * (the node counters are then their sums).  The LRU sizes are not copied here: the
-	 * NR_ZONE_* items above already hold them.  Unused in node mode.
-	 */
-	_Atomic long vm_node_stat[NR_VM_NODE_STAT_ITEMS];
 	/* numa_miss and numa_other of order-0 allocations: numa_hit and numa_local are the
 	 * per-CPU lists' allocations minus these. */
 	_Atomic long pcp_numa_miss, pcp_numa_other;
+};
+
+/*
+ * What a zone has only in zone mode (Linux 4.7): its own LRU lists, the fair zone policy's
+ * batch, and per-zone copies of the node counters.  Kept beside the node's zones rather than
+ * inside struct zone, so that node mode's zones stay as small and as hot as 4.8's.
+ */
+struct zone_mode_state {
+	struct lruvec lruvec; /* the zone's LRU lists */
+	/* 4.7's fair zone allocation policy (page_alloc_fair.c). */
+	_Atomic long alloc_batch __cacheline_aligned; /* NR_ALLOC_BATCH: what the zone may still
+							 hand out this round */
+	_Atomic bool fair_depleted; /* ZONE_FAIR_DEPLETED: alloc_batch reached 0 */
+	/*
+	 * Per-zone copies of the node items, as 4.7 keeps every counter per zone (the node
+	 * counters are then their sums).  The LRU sizes are not copied here: the zone's NR_ZONE_*
+	 * items already hold them.
+	 */
+	_Atomic long vm_node_stat[NR_VM_NODE_STAT_ITEMS];
 };
 
 static inline bool populated_zone(const struct zone *zone)
@@ -230,6 +238,7 @@ struct pglist_data {
 	unsigned long totalreserve_pages; /* calculate_totalreserve_pages(), for dirty limits */
 
 	struct lruvec lruvec; /* node mode only: the node's LRU lists */
+	struct zone_mode_state zone_mode[MAX_NR_ZONES]; /* zone mode only: node_zones[i].zm */
 
 	struct kswapd_state kswapd;
 

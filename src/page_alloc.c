@@ -152,26 +152,63 @@ static __hot_inline struct page *buffered_rmqueue(struct nlru_engine *eng, struc
 	return rmqueue_buddy(eng, preferred, zone, order);
 }
 
-/*
- * get_page_from_freelist(): the first zone in zonelist order that passes its watermark.
- * With ALLOC_FAIR (4.7's fast path) a first pass skips local zones that have spent their
- * batch; if it skipped some and found nothing locally, the batches are reset and the zonelist
- * is walked again without fairness, before any remote zone is tried.
- */
+/* get_page_from_freelist(): the first zone in zonelist order that passes its watermark. */
 static __hot_inline struct page *get_page_from_freelist(struct nlru_engine *eng,
 							unsigned int order,
 							unsigned int alloc_flags,
 							const struct alloc_context *ac)
 {
+	struct zoneref *z = ac->preferred_zoneref;
+	struct zone *zone;
+
+	for_next_zone_zonelist(zone, z, ac->high_zoneidx) {
+		unsigned long mark = zone->watermark[alloc_flags & ALLOC_WMARK_MASK];
+		struct page *page;
+
+		/* node_reclaim_mode is 0: a zone below its mark is simply passed over. */
+		if (!(alloc_flags & ALLOC_NO_WATERMARKS) &&
+		    !zone_watermark_fast(zone, order, mark, ac_classzone_idx(ac), alloc_flags))
+			continue;
+		page = buffered_rmqueue(eng, ac->preferred_zoneref->zone, zone, order);
+		if (likely(page))
+			return page;
+	}
+	return NULL;
+}
+
+/*
+ * In zone mode every allocation, fair or not, spends its zone's batch (4.7 does it in
+ * buffered_rmqueue).  Done around the walk, so that node mode's fast path, which calls
+ * get_page_from_freelist() directly, carries no test for it.
+ */
+static struct page *get_page_counted(struct nlru_engine *eng, unsigned int order,
+				     unsigned int alloc_flags, const struct alloc_context *ac)
+{
+	struct page *page = get_page_from_freelist(eng, order, alloc_flags, ac);
+
+	if (eng->fair_zone_policy && page)
+		fair_account_alloc(eng, page_zone(page_pgdat(eng, page), page), order);
+	return page;
+}
+
+/*
+ * Zone mode's fast path: 4.7's get_page_from_freelist() with ALLOC_FAIR.  A first pass skips
+ * local zones that have spent their batch; if it skipped some and found nothing locally, the
+ * batches are reset and the zonelist is walked again without fairness, before any remote
+ * zone is tried.  Apart from node mode's walk, so that one stays as lean as 4.8's.
+ */
+static __attribute__((noinline)) struct page *
+get_page_from_freelist_fair(struct nlru_engine *eng, unsigned int order,
+			    const struct alloc_context *ac)
+{
 	struct zone *preferred = ac->preferred_zoneref->zone;
-	bool apply_fair = alloc_flags & ALLOC_FAIR, fair_skipped = false;
+	bool apply_fair = true, fair_skipped = false;
 	struct zoneref *z;
 	struct zone *zone;
 
 zonelist_scan:
 	z = ac->preferred_zoneref;
 	for_next_zone_zonelist(zone, z, ac->high_zoneidx) {
-		unsigned long mark = zone->watermark[alloc_flags & ALLOC_WMARK_MASK];
 		struct page *page;
 
 		if (apply_fair) {
@@ -186,44 +223,22 @@ zonelist_scan:
 				apply_fair = false;
 			}
 		}
-		/* node_reclaim_mode is 0: a zone below its mark is simply passed over. */
-		if (!(alloc_flags & ALLOC_NO_WATERMARKS) &&
-		    !zone_watermark_fast(zone, order, mark, ac_classzone_idx(ac), alloc_flags))
+		if (!zone_watermark_fast(zone, order, low_wmark_pages(zone), ac_classzone_idx(ac),
+					 ALLOC_WMARK_LOW))
 			continue;
 		page = buffered_rmqueue(eng, preferred, zone, order);
-		if (likely(page))
+		if (page) {
+			fair_account_alloc(eng, zone, order);
 			return page;
+		}
 	}
-	if (unlikely(fair_skipped)) {
+	if (fair_skipped) {
 reset_fair:
 		apply_fair = fair_skipped = false;
 		reset_alloc_batches(preferred);
 		goto zonelist_scan;
 	}
 	return NULL;
-}
-
-/*
- * In zone mode every allocation, fair or not, spends its zone's batch (4.7 does it in
- * buffered_rmqueue).  Done here, around the walk, so that node mode's fast path carries no
- * test for it: node mode calls get_page_from_freelist() directly on its fast path.
- */
-static struct page *get_page_counted(struct nlru_engine *eng, unsigned int order,
-				     unsigned int alloc_flags, const struct alloc_context *ac)
-{
-	struct page *page = get_page_from_freelist(eng, order, alloc_flags, ac);
-
-	if (eng->mode->fair_zone_policy && page)
-		fair_account_alloc(eng, page_zone(page_pgdat(eng, page), page), order);
-	return page;
-}
-
-/* Zone mode's fast path: the fair pass, out of line so node mode's stays compact. */
-static __attribute__((noinline)) struct page *
-get_page_from_freelist_fair(struct nlru_engine *eng, unsigned int order,
-			    const struct alloc_context *ac)
-{
-	return get_page_counted(eng, order, ALLOC_WMARK_LOW | ALLOC_FAIR, ac);
 }
 
 static unsigned int gfp_to_alloc_flags(unsigned int gfp)
@@ -378,7 +393,7 @@ static __hot_inline struct page *__alloc_pages_node(struct nlru_engine *eng, uns
 	ac.preferred_zoneref = first_zones_zonelist(ac.zonelist, ac.high_zoneidx);
 	if (likely(ac.preferred_zoneref->zone)) {
 		/* Only the fast path is fair (4.7); the slow path's flags never carry ALLOC_FAIR. */
-		if (unlikely(eng->mode->fair_zone_policy))
+		if (unlikely(eng->fair_zone_policy))
 			page = get_page_from_freelist_fair(eng, order, &ac);
 		else
 			page = get_page_from_freelist(eng, order, ALLOC_WMARK_LOW, &ac);

@@ -22,10 +22,10 @@
 
 static void alloc_batch_spend(struct zone *zone, long nr)
 {
-	long left = atomic_fetch_sub_explicit(&zone->alloc_batch, nr, memory_order_relaxed) - nr;
+	long left = atomic_fetch_sub_explicit(&zone->zm->alloc_batch, nr, memory_order_relaxed) - nr;
 
 	if (left <= 0 && !zone_fair_depleted(zone))
-		atomic_store_explicit(&zone->fair_depleted, true, memory_order_relaxed);
+		atomic_store_explicit(&zone->zm->fair_depleted, true, memory_order_relaxed);
 }
 
 void fair_account_alloc(struct nlru_engine *eng, struct zone *zone, unsigned int order)
@@ -51,10 +51,10 @@ void fair_account_alloc(struct nlru_engine *eng, struct zone *zone, unsigned int
 
 void zone_reset_alloc_batch(struct zone *zone)
 {
-	atomic_store_explicit(&zone->alloc_batch,
+	atomic_store_explicit(&zone->zm->alloc_batch,
 			      (long)(zone->watermark[WMARK_HIGH] - zone->watermark[WMARK_LOW]),
 			      memory_order_relaxed);
-	atomic_store_explicit(&zone->fair_depleted, false, memory_order_relaxed);
+	atomic_store_explicit(&zone->zm->fair_depleted, false, memory_order_relaxed);
 }
 
 void reset_alloc_batches(struct zone *preferred)

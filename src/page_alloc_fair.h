@@ -14,7 +14,7 @@
 /* ZONE_FAIR_DEPLETED: the zone has handed out its batch. */
 static inline bool zone_fair_depleted(const struct zone *zone)
 {
-	return atomic_load_explicit(&zone->fair_depleted, memory_order_relaxed);
+	return atomic_load_explicit(&zone->zm->fair_depleted, memory_order_relaxed);
 }
 
 /* zone_local(): the fair pass covers only zones of the preferred zone's node. */

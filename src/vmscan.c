@@ -709,7 +709,7 @@ bool shrink_node(struct nlru_engine *eng, struct pglist_data *pgdat, struct scan
 bool shrink_zone(struct nlru_engine *eng, struct zone *zone, struct scan_control *sc,
 		 bool is_classzone)
 {
-	return shrink_lruvec_and_slab(eng, &zone->lruvec, sc, is_classzone);
+	return shrink_lruvec_and_slab(eng, &zone->zm->lruvec, sc, is_classzone);
 }
 
 void age_active_anon(struct nlru_engine *eng, struct lruvec *lruvec, struct scan_control *sc)
@@ -761,7 +761,7 @@ void shrink_zones_zone(struct nlru_engine *eng, struct zonelist *zonelist,
 		while (classzone_idx > 0 && !populated_zone(&pgdat->node_zones[classzone_idx]))
 			classzone_idx--;
 		if (sc->priority != DEF_PRIORITY && !sc->ignore_unreclaimable &&
-		    !lruvec_reclaimable(eng, &zone->lruvec))
+		    !lruvec_reclaimable(eng, &zone->zm->lruvec))
 			continue;
 		shrink_zone(eng, zone, sc, zone->zone_idx == classzone_idx);
 	}

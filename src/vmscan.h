@@ -92,7 +92,7 @@ static inline bool pgdat_reclaimable(const struct nlru_engine *eng, const struct
 
 static inline bool zone_reclaimable(const struct nlru_engine *eng, const struct zone *zone)
 {
-	return lruvec_reclaimable(eng, &zone->lruvec);
+	return lruvec_reclaimable(eng, &zone->zm->lruvec);
 }
 
 /* congestion_wait(BLK_RW_ASYNC, HZ/10): give writeback time to complete. */

@@ -66,7 +66,7 @@ static inline void mod_lruvec_state(struct lruvec *lruvec, enum nlru_node_stat_i
 {
 	mod_node_page_state(lruvec->pgdat, item, delta);
 	if (lruvec->zone)
-		atomic_fetch_add_explicit(&lruvec->zone->vm_node_stat[item], delta,
+		atomic_fetch_add_explicit(&lruvec->zone->zm->vm_node_stat[item], delta,
 					  memory_order_relaxed);
 }
 
@@ -90,7 +90,7 @@ static inline void lruvec_reset_state(struct lruvec *lruvec, enum nlru_node_stat
 		atomic_exchange_explicit(&lruvec->pgdat->vm_stat[item], 0, memory_order_relaxed);
 		return;
 	}
-	v = atomic_exchange_explicit(&lruvec->zone->vm_node_stat[item], 0, memory_order_relaxed);
+	v = atomic_exchange_explicit(&lruvec->zone->zm->vm_node_stat[item], 0, memory_order_relaxed);
 	if (v)
 		mod_node_page_state(lruvec->pgdat, item, -v);
 }
@@ -99,14 +99,14 @@ static inline void lruvec_reset_state(struct lruvec *lruvec, enum nlru_node_stat
 static inline long lruvec_page_state(const struct lruvec *lruvec, enum nlru_node_stat_item item)
 {
 	if (lruvec->zone)
-		return atomic_load_explicit(&lruvec->zone->vm_node_stat[item], memory_order_relaxed);
+		return atomic_load_explicit(&lruvec->zone->zm->vm_node_stat[item], memory_order_relaxed);
 	return node_page_state(lruvec->pgdat, item);
 }
 
 /* A node item of one zone: its zone-mode copy (zoneinfo in the 4.7 layout). */
 static inline long zone_node_page_state(const struct zone *zone, enum nlru_node_stat_item item)
 {
-	return atomic_load_explicit(&zone->vm_node_stat[item], memory_order_relaxed);
+	return atomic_load_explicit(&zone->zm->vm_node_stat[item], memory_order_relaxed);
 }
 
 /* A per-CPU list count, bumped by its lock holder. */

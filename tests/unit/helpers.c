@@ -206,7 +206,7 @@ void check_lru_invariants(struct nlru_engine *eng, bool only_anon_allocated)
 		bool zone_mode = nlru_engine_mode(eng) == NLRU_MODE_ZONE;
 
 		for (int zid = 0; zid < MAX_NR_ZONES; zid++) {
-			struct lruvec *lruvec = zone_mode ? &pgdat->node_zones[zid].lruvec
+			struct lruvec *lruvec = zone_mode ? &pgdat->node_zones[zid].zm->lruvec
 							  : &pgdat->lruvec;
 
 			if (!zone_mode && zid)

@@ -336,8 +336,8 @@ Test(zone_mode, freeing_resets_the_zone_scan_count)
 	void *p, *from_dma32[8];
 	int n = 0;
 
-	mod_lruvec_state(&normal->lruvec, NLRU_NR_PAGES_SCANNED, 1000);
-	mod_lruvec_state(&dma32->lruvec, NLRU_NR_PAGES_SCANNED, 1000);
+	mod_lruvec_state(&normal->zm->lruvec, NLRU_NR_PAGES_SCANNED, 1000);
+	mod_lruvec_state(&dma32->zm->lruvec, NLRU_NR_PAGES_SCANNED, 1000);
 	/* Hold on to DMA32 blocks: freeing them would reset DMA32's count. */
 	for (;;) {
 		cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 4, 0, &p), 0);
