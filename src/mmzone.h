@@ -154,6 +154,8 @@ struct zone {
 	struct lruvec *page_lruvec;
 	struct zone_mode_state *zm; /* what only zone mode uses, beside the node's zones */
 	int stat_threshold; /* Linux's per-CPU stat threshold (zone mode's NR_ALLOC_BATCH folds) */
+	/* Zone mode's fast path tests this on every allocation, as 4.7 tests zone->flags. */
+	_Atomic bool fair_depleted; /* ZONE_FAIR_DEPLETED: alloc_batch reached 0 */
 
 	/* The buddy free lists. */
 	struct spinlock lock __cacheline_aligned; /* protects free_area */
@@ -163,19 +165,19 @@ struct zone {
 	/* numa_miss and numa_other of order-0 allocations: numa_hit and numa_local are the
 	 * per-CPU lists' allocations minus these. */
 	_Atomic long pcp_numa_miss, pcp_numa_other;
+	/* Zone mode: NR_ALLOC_BATCH, what the zone may still hand out this round (4.7 keeps it
+	 * among the zone's counters too). */
+	_Atomic long alloc_batch;
 };
 
 /*
- * What a zone has only in zone mode (Linux 4.7): its own LRU lists, the fair zone policy's
- * batch, and per-zone copies of the node counters.  Kept beside the node's zones rather than
- * inside struct zone, so that node mode's zones stay as small and as hot as 4.8's.
+ * What a zone has only in zone mode (Linux 4.7): its own LRU lists and per-zone copies of the
+ * node counters.  Kept beside the node's zones rather than inside struct zone, so that node
+ * mode's zones stay as small and as hot as 4.8's.  (The fair policy's two words, which zone
+ * mode's fast path needs, stay in struct zone.)
  */
 struct zone_mode_state {
 	struct lruvec lruvec; /* the zone's LRU lists */
-	/* 4.7's fair zone allocation policy (page_alloc_fair.c). */
-	_Atomic long alloc_batch __cacheline_aligned; /* NR_ALLOC_BATCH: what the zone may still
-							 hand out this round */
-	_Atomic bool fair_depleted; /* ZONE_FAIR_DEPLETED: alloc_batch reached 0 */
 	/*
 	 * Per-zone copies of the node items, as 4.7 keeps every counter per zone (the node
 	 * counters are then their sums).  The LRU sizes are not copied here: the zone's NR_ZONE_*

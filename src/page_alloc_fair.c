@@ -20,41 +20,23 @@
 #include "page_alloc_fair.h"
 #include "pcp.h"
 
-static void alloc_batch_spend(struct zone *zone, long nr)
+void fair_fold(struct zone *zone, struct per_cpu_pages *pcp, uint64_t charged, uint64_t upto)
 {
-	long left = atomic_fetch_sub_explicit(&zone->zm->alloc_batch, nr, memory_order_relaxed) - nr;
+	long nr = (long)(upto - charged), left;
 
-	if (left <= 0 && !zone_fair_depleted(zone))
-		atomic_store_explicit(&zone->zm->fair_depleted, true, memory_order_relaxed);
-}
-
-void fair_account_alloc(struct nlru_engine *eng, struct zone *zone, unsigned int order)
-{
-	struct per_cpu_pages *pcp = &zone->pageset[this_cpu(eng)];
-	int64_t threshold = zone->stat_threshold;
-	uint64_t charged, allocated, upto;
-
-	if (order)
-		atomic_fetch_add_explicit(&pcp->fair_high_order_pages, 1ull << order,
-					  memory_order_relaxed);
-	/* Charged first: a fold by another thread in between only makes the test fail. */
-	charged = atomic_load_explicit(&pcp->fair_charged, memory_order_relaxed);
-	allocated = pcp_allocs(pcp) +
-		    atomic_load_explicit(&pcp->fair_high_order_pages, memory_order_relaxed);
-	if ((int64_t)(allocated - charged) <= threshold)
+	if (!atomic_compare_exchange_strong(&pcp->fair_charged, &charged, upto))
 		return;
-	/* __dec_zone_state() charges half a threshold ahead; __mod_zone_page_state() does not. */
-	upto = allocated + (order ? 0 : (uint64_t)(threshold >> 1));
-	if (atomic_compare_exchange_strong(&pcp->fair_charged, &charged, upto))
-		alloc_batch_spend(zone, (long)(upto - charged));
+	left = atomic_fetch_sub_explicit(&zone->alloc_batch, nr, memory_order_relaxed) - nr;
+	if (left <= 0 && !zone_fair_depleted(zone))
+		atomic_store_explicit(&zone->fair_depleted, true, memory_order_relaxed);
 }
 
 void zone_reset_alloc_batch(struct zone *zone)
 {
-	atomic_store_explicit(&zone->zm->alloc_batch,
+	atomic_store_explicit(&zone->alloc_batch,
 			      (long)(zone->watermark[WMARK_HIGH] - zone->watermark[WMARK_LOW]),
 			      memory_order_relaxed);
-	atomic_store_explicit(&zone->zm->fair_depleted, false, memory_order_relaxed);
+	atomic_store_explicit(&zone->fair_depleted, false, memory_order_relaxed);
 }
 
 void reset_alloc_batches(struct zone *preferred)

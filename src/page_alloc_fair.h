@@ -14,7 +14,7 @@
 /* ZONE_FAIR_DEPLETED: the zone has handed out its batch. */
 static inline bool zone_fair_depleted(const struct zone *zone)
 {
-	return atomic_load_explicit(&zone->zm->fair_depleted, memory_order_relaxed);
+	return atomic_load_explicit(&zone->fair_depleted, memory_order_relaxed);
 }
 
 /* zone_local(): the fair pass covers only zones of the preferred zone's node. */
@@ -23,11 +23,33 @@ static inline bool zone_local(const struct zone *local_zone, const struct zone *
 	return local_zone->node == zone->node;
 }
 
+/* Charge what is due: pcp's fair_charged goes from @charged to @upto, the batch by the same. */
+void fair_fold(struct zone *zone, struct per_cpu_pages *pcp, uint64_t charged, uint64_t upto);
+
 /*
  * Every allocation from a zone, fair or not, spends its batch (buffered_rmqueue), through
  * the CPU's delta that is folded past @zone->stat_threshold, as 4.7's vm_stat_diff is.
+ * Inline: it runs on every allocation of zone mode's fast path; the fold, every few, is not.
  */
-void fair_account_alloc(struct nlru_engine *eng, struct zone *zone, unsigned int order);
+static inline void fair_account_alloc(struct nlru_engine *eng, struct zone *zone,
+				      unsigned int order)
+{
+	struct per_cpu_pages *pcp = &zone->pageset[this_cpu(eng)];
+	int64_t threshold = zone->stat_threshold;
+	uint64_t charged, allocated;
+
+	if (order)
+		atomic_fetch_add_explicit(&pcp->fair_high_order_pages, 1ull << order,
+					  memory_order_relaxed);
+	/* Charged first: a fold by another thread in between only makes the test fail. */
+	charged = atomic_load_explicit(&pcp->fair_charged, memory_order_relaxed);
+	allocated = (atomic_load_explicit(&pcp->state, memory_order_relaxed) >> PCP_COUNT_BITS) +
+		    atomic_load_explicit(&pcp->fair_high_order_pages, memory_order_relaxed);
+	if ((int64_t)(allocated - charged) <= threshold)
+		return;
+	/* __dec_zone_state() charges half a threshold ahead; __mod_zone_page_state() does not. */
+	fair_fold(zone, pcp, charged, allocated + (order ? 0 : (uint64_t)(threshold >> 1)));
+}
 
 /* NR_ALLOC_BATCH := high - low and ZONE_FAIR_DEPLETED cleared (__setup_per_zone_wmarks). */
 void zone_reset_alloc_batch(struct zone *zone);

@@ -75,7 +75,7 @@ static long zone_item_47(const struct nlru_engine *eng, const struct zone *zone,
 			 const struct item_47 *it)
 {
 	if (it->alloc_batch)
-		return atomic_load_explicit(&zone->zm->alloc_batch, memory_order_relaxed);
+		return atomic_load_explicit(&zone->alloc_batch, memory_order_relaxed);
 	if (it->per_node)
 		return zone_node_page_state(zone, (enum nlru_node_stat_item)it->item);
 	return zone_stat_read(eng, zone, (enum nlru_zone_stat_item)it->item);

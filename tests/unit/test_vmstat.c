@@ -158,7 +158,7 @@ Test(vmstat, names_and_order_are_linux_4_7_in_zone_mode)
 	cr_expect_gt(find(&d, "nlru_kswapd_wakeup"), find(&d, "unevictable_pgs_stranded"));
 	free(d.text);
 	/* A batch spent below zero shows as 0, as 4.7's global_page_state() shows it. */
-	atomic_store(&NODE_DATA(eng, 0)->node_zones[ZONE_DMA32].zm->alloc_batch, -100);
+	atomic_store(&NODE_DATA(eng, 0)->node_zones[ZONE_DMA32].alloc_batch, -100);
 	capture(&d, nlru_vmstat_dump, eng);
 	cr_expect_eq(d.values[find(&d, "nr_alloc_batch")], 0);
 	free(d.text);
