@@ -18,7 +18,6 @@
  * once-a-second vmstat_update() that folds what is left below the threshold.
  */
 #include "page_alloc_fair.h"
-#include "pcp.h"
 
 void fair_fold(struct zone *zone, struct per_cpu_pages *pcp, uint64_t charged, uint64_t upto)
 {

@@ -10,6 +10,7 @@
 #define NODELRU_PAGE_ALLOC_FAIR_H
 
 #include "engine.h"
+#include "pcp.h"
 
 /* ZONE_FAIR_DEPLETED: the zone has handed out its batch. */
 static inline bool zone_fair_depleted(const struct zone *zone)
@@ -43,7 +44,7 @@ static inline void fair_account_alloc(struct nlru_engine *eng, struct zone *zone
 					  memory_order_relaxed);
 	/* Charged first: a fold by another thread in between only makes the test fail. */
 	charged = atomic_load_explicit(&pcp->fair_charged, memory_order_relaxed);
-	allocated = (atomic_load_explicit(&pcp->state, memory_order_relaxed) >> PCP_COUNT_BITS) +
+	allocated = pcp_allocs(pcp) +
 		    atomic_load_explicit(&pcp->fair_high_order_pages, memory_order_relaxed);
 	if ((int64_t)(allocated - charged) <= threshold)
 		return;

@@ -8,7 +8,6 @@
 #include "vmstat_dump.h"
 
 const struct reclaim_mode reclaim_mode_node = {
-	.name = "node",
 	.fair_zone_policy = false,
 	.shrink_zones = shrink_zones_node,
 	.wake_all_kswapds = wake_all_kswapds_node,
@@ -21,7 +20,6 @@ const struct reclaim_mode reclaim_mode_node = {
 };
 
 const struct reclaim_mode reclaim_mode_zone = {
-	.name = "zone",
 	.fair_zone_policy = true,
 	.shrink_zones = shrink_zones_zone,
 	.wake_all_kswapds = wake_all_kswapds_zone,

@@ -25,7 +25,6 @@ struct zonelist;
 struct zoneref;
 
 struct reclaim_mode {
-	const char *name; /* "node" or "zone", as NLRU_MODE spells it */
 	/* The fast path spreads allocations over the local zones (4.7 ALLOC_FAIR). */
 	bool fair_zone_policy;
 	/* shrink_zones(): direct reclaim's walk of the zonelist at one priority. */
