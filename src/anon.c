@@ -365,8 +365,13 @@ enum anon_pageout_result anon_pageout(struct nlru_engine *eng, struct page *page
 	uint32_t slot;
 	int r;
 
-	if (!spin_trylock(&region->lock))
-		return ANON_KEEP;
+	/*
+	 * Not a trylock: Linux's trylock_page() fails only when this very page is busy, but the
+	 * region lock covers all its pages.  A trylock failed for every page of a region whose
+	 * holder was descheduled, and whole reclaim passes under load found nothing to take.
+	 * The lock is short, and nobody allocates or reclaims while holding it.
+	 */
+	spin_lock(&region->lock);
 	/* Pinned pages stay: the mapping and reclaim hold the only references otherwise. */
 	if (__atomic_load_n(&page->refcount, __ATOMIC_ACQUIRE) != 2) {
 		spin_unlock(&region->lock);

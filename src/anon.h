@@ -16,7 +16,7 @@ int anon_page_referenced(struct page *page);
 
 enum anon_pageout_result {
 	ANON_SWAPPED,  /* written to swap and unmapped: the caller frees the page */
-	ANON_KEEP,     /* busy (region locked), or the write failed: try again later */
+	ANON_KEEP,     /* the write failed: try again later */
 	ANON_ACTIVATE, /* pinned, or no swap space: not reclaimable now */
 };
 

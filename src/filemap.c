@@ -805,8 +805,8 @@ bool filemap_remove_page(struct nlru_engine *eng, struct page *page)
 	struct pglist_data *pgdat = page_pgdat(eng, page);
 	bool removed = false;
 
-	if (!spin_trylock(&file->lock))
-		return false;
+	/* Waited for, as 4.8 waits for tree_lock: a trylock would fail for all of a busy file. */
+	spin_lock(&file->lock);
 	/* __remove_mapping(): only the index and reclaim may hold it, and it must be clean. */
 	if (__atomic_load_n(&page->refcount, __ATOMIC_ACQUIRE) == 2 && !page_test(page, PG_dirty) &&
 	    !page_test(page, PG_writeback) &&
