@@ -158,6 +158,8 @@ static void node_free(const struct nlru_engine *eng, struct pglist_data *pgdat)
 
 static void engine_free(struct nlru_engine *eng)
 {
+	flusher_stop(eng);
+	flusher_destroy(&eng->flusher);
 	kswapd_stop_all(eng);
 	swap_close(eng->swap);
 	owner_table_destroy(&eng->owners);
@@ -259,6 +261,7 @@ int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out)
 		free(eng);
 		return r;
 	}
+	flusher_init(&eng->flusher);
 	r = config_copy(&eng->cfg, cfg, &eng->log);
 	eng->mode = reclaim_mode_of((enum nlru_mode)eng->cfg.mode);
 	eng->fair_zone_policy = eng->mode->fair_zone_policy;
@@ -276,6 +279,8 @@ int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out)
 		r = workingset_init(eng);
 	if (!r && eng->cfg.kswapd)
 		r = kswapd_start_all(eng);
+	if (!r)
+		r = flusher_start(eng);
 	if (r) {
 		engine_free(eng);
 		return r;

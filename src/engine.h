@@ -13,6 +13,7 @@
 
 #include <nodelru/nodelru.h>
 
+#include "flusher.h"
 #include "owner.h"
 #include "cpu.h"
 #include "log.h"
@@ -46,6 +47,7 @@ struct nlru_engine {
 	char *swap_path;                  /* private copy of cfg.swap_path */
 	struct swap_device *swap;         /* NULL: no swap */
 	struct owner_table owners;        /* regions and files by id (page->mapping) */
+	struct flusher flusher;           /* background writeback of dirty file pages */
 	pthread_rwlock_t shrinker_rwsem;  /* protects the shrinker list */
 	struct nlru_shrinker *shrinkers;  /* registered shrinkers, newest first */
 };

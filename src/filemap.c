@@ -13,13 +13,14 @@
  * Pinned pages (nlru_file_pin_page) hold a reference for as long as they are pinned and count
  * their pins in page->private, which page cache pages do not otherwise use.
  *
- * Not modelled: flusher threads.  A writer that pushes the engine past its dirty limit
- * writes back dirty pages itself (balance_dirty_pages without the pause), and kswapd writes
- * the dirty pages reclaim meets once their lruvec is marked dirty (PGDAT_DIRTY in 4.8,
- * ZONE_DIRTY in 4.7).
+ * Dirty pages are written back by the flusher (flusher.c) in the background, by fsync, flush
+ * and close, and by kswapd for the dirty pages reclaim meets once their lruvec is marked dirty
+ * (PGDAT_DIRTY in 4.8, ZONE_DIRTY in 4.7).  A writer past the dirty limit pauses for the
+ * flusher; without one (the flusher tunable at 0) it writes back pages of its own file.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -27,6 +28,7 @@
 #include <unistd.h>
 
 #include "filemap.h"
+#include "flusher.h"
 #include "inject.h"
 #include "lru.h"
 #include "page_alloc.h"
@@ -51,6 +53,8 @@ struct nlru_file {
 	uint32_t ra_next; /* the page a sequential reader reads next */
 	int wb_err;       /* first writeback error not yet reported by fsync (errno) */
 	long pins;        /* pinned pages (each pin counted): close waits for none */
+	long nr_dirty;    /* PG_dirty pages: the file is on the flusher's list while any */
+	struct dirty_link dirty_link;
 	bool readable;
 	struct fault_injection inject; /* test hook: fail the next writes */
 };
@@ -98,13 +102,26 @@ static void account_dirtied(struct nlru_engine *eng, struct page *page, long nr)
 		mod_page_node_state(pgdat, page, NLRU_NR_DIRTIED, nr);
 }
 
-/* Set PG_dirty (set_page_dirty); file locked. */
-static void set_page_dirty(struct nlru_engine *eng, struct page *page)
+/* Set PG_dirty (set_page_dirty, __mark_inode_dirty for the first); file locked. */
+static void set_page_dirty(struct nlru_file *file, struct page *page)
 {
 	if (!page_test(page, PG_dirty)) {
 		page_set(page, PG_dirty);
-		account_dirtied(eng, page, 1);
+		account_dirtied(file->eng, page, 1);
+		if (!file->nr_dirty++)
+			flusher_file_dirtied(file->eng, &file->dirty_link);
 	}
+}
+
+/* Clear PG_dirty for writeback (clear_page_dirty_for_io); file locked. */
+static void clear_page_dirty_for_io(struct nlru_file *file, struct page *page)
+{
+	struct pglist_data *pgdat = page_pgdat(file->eng, page);
+
+	page_clear(page, PG_dirty);
+	mod_page_node_state(pgdat, page, NLRU_NR_FILE_DIRTY, -1);
+	if (!--file->nr_dirty)
+		flusher_file_cleaned(file->eng, &file->dirty_link);
 }
 
 #define MAX_RUN 64 /* pages per writeback I/O: 256 KiB */
@@ -146,7 +163,7 @@ static void end_page_writeback(struct nlru_file *file, struct page *page, int er
 		/* Keep the data: dirty again (unless a writer got there first), not counted as
 		 * newly dirtied (account_page_redirty); the error waits for fsync or close. */
 		if (!page_test(page, PG_dirty)) {
-			set_page_dirty(file->eng, page);
+			set_page_dirty(file, page);
 			mod_page_node_state(pgdat, page, NLRU_NR_DIRTIED, -1);
 		}
 		if (!file->wb_err)
@@ -175,9 +192,8 @@ static int write_run(struct nlru_file *file, struct page **run, int n, int *done
 		struct pglist_data *pgdat = page_pgdat(eng, run[k]);
 		uint64_t pos = off + ((uint64_t)k << PAGE_SHIFT);
 
-		page_clear(run[k], PG_dirty);
+		clear_page_dirty_for_io(file, run[k]);
 		page_set(run[k], PG_writeback);
-		mod_page_node_state(pgdat, run[k], NLRU_NR_FILE_DIRTY, -1);
 		mod_page_node_state(pgdat, run[k], NLRU_NR_WRITEBACK, 1);
 		/* Never extend the file past its size with the tail of the last page. */
 		iov[k] = (struct iovec){address_of(eng, run[k]),
@@ -302,14 +318,20 @@ static int read_into_cache(struct nlru_file *file, uint32_t first, int n)
 	struct nlru_engine *eng = file->eng;
 	struct page *pages[READAHEAD_PAGES];
 	struct iovec iov[READAHEAD_PAGES];
-	ssize_t got;
+	uint64_t size;
+	ssize_t got = 0;
 
 	n = alloc_cache_pages(file, pages, n);
 	if (!n)
 		return -ENOMEM;
 	for (int i = 0; i < n; i++)
 		iov[i] = (struct iovec){address_of(eng, pages[i]), PAGE_SIZE};
-	got = preadv(file->fd, iov, n, (off_t)first << PAGE_SHIFT);
+	spin_lock(&file->lock);
+	size = file->size;
+	spin_unlock(&file->lock);
+	/* Past the end of the file (a file being extended) there is nothing to read. */
+	if (((uint64_t)first << PAGE_SHIFT) < size)
+		got = preadv(file->fd, iov, n, (off_t)first << PAGE_SHIFT);
 	if (got < 0) {
 		int err = errno;
 
@@ -335,8 +357,13 @@ static int by_index(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Every dirty or writeback page of the file, referenced, in *@out (malloc'ed); the count. */
-static long collect_dirty(struct nlru_file *file, struct page ***out)
+/*
+ * Every dirty or writeback page of the file, referenced, in *@out (malloc'ed); the count.
+ * For a @partial writeback the lock is dropped between batches, so that the file's readers
+ * and writers are not held up by a walk of its whole index; a page missed because the index
+ * was rebuilt meanwhile waits for the next writeback.
+ */
+static long collect_dirty(struct nlru_file *file, struct page ***out, bool partial)
 {
 	uint32_t keys[WALK_BATCH], cursor = 0;
 	uint64_t values[WALK_BATCH];
@@ -366,6 +393,10 @@ static long collect_dirty(struct nlru_file *file, struct page ***out)
 			get_page(page);
 			pages[n++] = page;
 		}
+		if (partial && cursor) {
+			spin_unlock(&file->lock);
+			spin_lock(&file->lock);
+		}
 	} while (cursor);
 	spin_unlock(&file->lock);
 	*out = pages;
@@ -374,12 +405,13 @@ static long collect_dirty(struct nlru_file *file, struct page ***out)
 
 /*
  * Write back up to @nr dirty pages of the file (all of them for a negative @nr) in file
- * order, runs of consecutive pages in one I/O each.  Returns 0 or the first error.
+ * order, runs of consecutive pages in one I/O each.  Returns 0 or the first error, and the
+ * pages written in *@written if not NULL.
  */
-static int writeback_pages(struct nlru_file *file, long nr)
+static int writeback_pages(struct nlru_file *file, long nr, long *written)
 {
 	struct page **pages;
-	long n = collect_dirty(file, &pages), i = 0;
+	long n = collect_dirty(file, &pages, nr >= 0), i = 0, ok = 0;
 	int err = 0;
 
 	if (n > 1)
@@ -396,6 +428,7 @@ static int writeback_pages(struct nlru_file *file, long nr)
 			len++;
 		r = nr != 0 ? write_run(file, pages + i, (int)len, &done) : 0;
 		err = err ? err : r;
+		ok += nr != 0 && !r ? done : 0;
 		/* A page that turned clean or busy ends the run early: go on after it. */
 		done = nr != 0 ? MAX(done, 1) : (int)len;
 		if (nr > 0)
@@ -405,7 +438,19 @@ static int writeback_pages(struct nlru_file *file, long nr)
 		i += done;
 	}
 	free(pages);
+	if (written)
+		*written = ok;
 	return err;
+}
+
+long filemap_writeback_chunk(struct nlru_engine *eng, struct dirty_link *link, long nr)
+{
+	struct nlru_file *file = (struct nlru_file *)((char *)link - offsetof(struct nlru_file, dirty_link));
+	long written = 0;
+	int err = writeback_pages(file, nr, &written);
+
+	(void)eng;
+	return written || !err ? written : err;
 }
 
 /* How many pages to read for a miss at @index: a readahead window when reading in order. */
@@ -522,22 +567,35 @@ long nlru_file_pread(struct nlru_file *file, void *buf, size_t len, uint64_t off
 	return done || !err ? (long)done : err;
 }
 
+/* The longest a writer over the dirty limit waits for the flusher: MAX_PAUSE, HZ/5. */
+#define MAX_PAUSE_MS 200
+
 /*
- * balance_dirty_pages(): past the dirty limit, the writer cleans pages of its own file
- * until the engine is back under the background limit (Linux makes it wait for flushers).
+ * balance_dirty_pages(): past the background threshold, start the flusher; past the dirty
+ * limit, pause until the flusher brings the engine back under it.  Linux also paces writers
+ * between the two thresholds (the dirty ratelimit); the engine lets them run freely there.
+ * A writer with no flusher, or whose flusher wrote nothing for MAX_PAUSE_MS (its writes
+ * failing), cleans pages of its own file down to the background threshold instead.
  */
 static void balance_dirty_pages(struct nlru_file *file)
 {
 	struct nlru_engine *eng = file->eng;
-	unsigned long background, limit;
-	long dirty = 0;
+	unsigned long background, limit, dirty;
 
-	global_dirty_limits(eng, &background, &limit);
-	for (int nid = 0; nid < eng->nr_nodes; nid++)
-		dirty += node_page_state(NODE_DATA(eng, nid), NLRU_NR_FILE_DIRTY) +
-			 node_page_state(NODE_DATA(eng, nid), NLRU_NR_WRITEBACK);
-	if (dirty > (long)limit)
-		writeback_pages(file, dirty - (long)background);
+	for (;;) {
+		uint64_t progress = flusher_running(eng) ? flusher_progress(eng) : 0;
+
+		global_dirty_limits(eng, &background, &limit);
+		dirty = global_dirty_pages(eng, true);
+		if (dirty <= background)
+			return;
+		wb_start_background_writeback(eng);
+		if (dirty <= limit)
+			return;
+		if (!flusher_running(eng) || !flusher_wait_written(eng, progress, MAX_PAUSE_MS))
+			break;
+	}
+	writeback_pages(file, (long)(dirty - background), NULL);
 }
 
 long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len, uint64_t offset)
@@ -566,7 +624,7 @@ long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len, uint6
 		if (!filled)
 			memcpy((char *)address_of(file->eng, page) + in_page, src, n);
 		spin_lock(&file->lock);
-		set_page_dirty(file->eng, page);
+		set_page_dirty(file, page);
 		file->size = MAX(file->size, pos + n);
 		spin_unlock(&file->lock);
 		mark_page_accessed(file->eng, page);
@@ -633,7 +691,7 @@ int nlru_file_unpin_page(struct nlru_file *file, uint64_t index, size_t written_
 		return bad_pin(file, -EINVAL, "unpin of a page that is not pinned", index);
 	}
 	if (written_end) {
-		set_page_dirty(file->eng, page);
+		set_page_dirty(file, page);
 		file->size = MAX(file->size, (index << PAGE_SHIFT) + written_end);
 	}
 	page->private--;
@@ -649,7 +707,7 @@ int nlru_file_flush(struct nlru_file *file)
 {
 	if (!file)
 		return -EINVAL;
-	return writeback_pages(file, -1) ? -EIO : 0;
+	return writeback_pages(file, -1, NULL) ? -EIO : 0;
 }
 
 int nlru_file_fsync(struct nlru_file *file)
@@ -773,7 +831,7 @@ int nlru_file_close(struct nlru_file *file)
 	eng = file->eng;
 	if (file_pinned(file))
 		return -EBUSY;
-	if (writeback_pages(file, -1)) {
+	if (writeback_pages(file, -1, NULL)) {
 		log_err(&eng->log, "close of %s: dirty pages could not be written; the file stays "
 				   "open with them",
 			file->path);
@@ -789,6 +847,7 @@ int nlru_file_close(struct nlru_file *file)
 		return -EBUSY;
 	}
 	truncate_cache(file);
+	flusher_file_cleaned(eng, &file->dirty_link);
 	spin_unlock(&file->lock);
 	owner_unregister(&eng->owners, file->owner.id);
 	pthread_rwlock_unlock(&eng->owners.lock);

@@ -15,6 +15,14 @@ bool filemap_remove_page(struct nlru_engine *eng, struct page *page);
 /* Reclaim (kswapd): write a dirty page cache page back now.  0 or -errno. */
 int filemap_pageout(struct nlru_engine *eng, struct page *page);
 
+/*
+ * The flusher, with the owner table read-locked: write back up to @nr dirty pages of the file
+ * on its dirty list at @link.  Returns the pages written, or -errno if writing failed and none
+ * went.
+ */
+struct dirty_link;
+long filemap_writeback_chunk(struct nlru_engine *eng, struct dirty_link *link, long nr);
+
 /* The shadow shrinker: forget up to @nr shadow entries of node @nid.  Returns how many. */
 unsigned long filemap_trim_shadows(struct nlru_engine *eng, int nid, unsigned long nr);
 

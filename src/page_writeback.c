@@ -38,3 +38,26 @@ void global_dirty_limits(const struct nlru_engine *eng, unsigned long *backgroun
 	*background = bg_thresh;
 	*dirty = thresh;
 }
+
+unsigned long global_dirty_pages(const struct nlru_engine *eng, bool with_writeback)
+{
+	const struct pglist_data *pgdat;
+	long dirty = 0;
+	int nid;
+
+	for_each_online_pgdat(pgdat, eng, nid) {
+		dirty += node_page_state(pgdat, NLRU_NR_FILE_DIRTY);
+		if (with_writeback)
+			dirty += node_page_state(pgdat, NLRU_NR_WRITEBACK);
+	}
+	/* Per-CPU drift can leave the sum a little below zero for a moment. */
+	return (unsigned long)MAX(dirty, 0);
+}
+
+bool over_bground_thresh(const struct nlru_engine *eng)
+{
+	unsigned long background, limit;
+
+	global_dirty_limits(eng, &background, &limit);
+	return global_dirty_pages(eng, false) > background;
+}

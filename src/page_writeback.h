@@ -8,4 +8,10 @@
 void global_dirty_limits(const struct nlru_engine *eng, unsigned long *background,
 			 unsigned long *dirty);
 
+/* Dirty page cache pages of the engine (NR_FILE_DIRTY), plus those under writeback if asked. */
+unsigned long global_dirty_pages(const struct nlru_engine *eng, bool with_writeback);
+
+/* wb_over_bg_thresh(): more dirty pages than the background threshold? */
+bool over_bground_thresh(const struct nlru_engine *eng);
+
 #endif /* NODELRU_PAGE_WRITEBACK_H */

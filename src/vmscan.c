@@ -14,7 +14,7 @@
  * lock across a whole shrink pass, so no region disappears while reclaim holds its pages
  * isolated.  Pages are written out with no lock held (anon.c).
  *
- * Not modelled: memcg, the throttle_direct_reclaim() pfmemalloc wait, flusher threads.
+ * Not modelled: memcg, the throttle_direct_reclaim() pfmemalloc wait.
  * docs/design.md lists what differs.
  */
 #include <pthread.h>
@@ -24,6 +24,7 @@
 #include "anon.h"
 #include "lru.h"
 #include "filemap.h"
+#include "flusher.h"
 #include "page_alloc.h"
 #include "shrinker.h"
 #include "swap.h"
@@ -781,9 +782,13 @@ static unsigned long do_try_to_free_pages(struct nlru_engine *eng, struct zoneli
 		total_scanned += sc->nr_scanned;
 		if (sc->nr_reclaimed >= sc->nr_to_reclaim)
 			break;
-		/* Scanning a lot without reclaiming: let reclaim write pages after all. */
-		if (sc->priority < DEF_PRIORITY - 2 || total_scanned > sc->nr_to_reclaim * 3 / 2)
+		if (sc->priority < DEF_PRIORITY - 2)
 			sc->may_writepage = 1;
+		/* Scanning a lot without reclaiming: have the flusher clean what it scanned. */
+		if (total_scanned > sc->nr_to_reclaim * 3 / 2) {
+			wakeup_flusher_threads(eng, total_scanned);
+			sc->may_writepage = 1;
+		}
 	} while (--sc->priority >= 0);
 	return sc->nr_reclaimed;
 }

@@ -128,7 +128,7 @@ struct nlru_config {
 	const char *topology;
 	nlru_log_fn log; /* NULL: diagnostics are dropped */
 	void *log_arg;
-	nlru_clock_fn clock; /* NULL: CLOCK_MONOTONIC; times kswapd's nap (and later policies) */
+	nlru_clock_fn clock; /* NULL: CLOCK_MONOTONIC; times kswapd's nap and dirty expiry */
 	void *clock_arg;
 	/*
 	 * The swap file: NULL for a private file in $TMPDIR (or /tmp), removed as soon as it is
@@ -316,10 +316,20 @@ NLRU_API int nlru_region_mark_dirty(struct nlru_region *region, size_t index);
 NLRU_API int nlru_kswapd_run(struct nlru_engine *eng, int nid);
 
 /*
+ * nlru_flusher_run - one pass of the flusher in the calling thread: write back dirty file
+ * pages while the engine is over its dirty background threshold, then the files that have
+ * been dirty for longer than dirty_expire_centisecs (by the engine's clock).  Returns the
+ * pages written, or -EINVAL for a NULL engine.  Write errors stay with their files, for
+ * nlru_file_fsync() to report.  With the flusher tunable at 0 this is the only background
+ * writeback; safe to call alongside the thread too.
+ */
+NLRU_API long nlru_flusher_run(struct nlru_engine *eng);
+
+/*
  * Files through the engine's page cache (Linux's address_space).  Reads and writes go through
- * engine pages on the file LRU lists; dirty pages are written back by nlru_file_flush(),
- * nlru_file_fsync(), nlru_file_close(), by writers that pass the dirty limit, and by kswapd
- * under pressure.  One thread at a time per file for close; reads and writes may be
+ * engine pages on the file LRU lists; dirty pages are written back by the flusher thread (over
+ * the background threshold, when reclaim asks, and once older than dirty_expire_centisecs),
+ * by nlru_file_flush(), nlru_file_fsync(), nlru_file_close(), and by kswapd under pressure.  One thread at a time per file for close; reads and writes may be
  * concurrent.
  */
 struct nlru_file;
@@ -336,7 +346,8 @@ NLRU_API int nlru_file_open(struct nlru_engine *eng, const char *path, int flags
  * pread(2) / pwrite(2) through the cache: any offset and length.  Return the bytes moved
  * (short at end of file for reads), or -errno: -ENOMEM when no page could be had, -EIO when
  * reading the file failed, -EBADF writing a file opened read-only, -EINVAL.
- * May reclaim in the calling thread; a writer over the dirty limit writes back pages itself.
+ * May reclaim in the calling thread.  A writer over the dirty limit pauses until the flusher
+ * brings the engine back under it (with no flusher, it writes back pages of its file itself).
  */
 NLRU_API long nlru_file_pread(struct nlru_file *file, void *buf, size_t len, uint64_t offset);
 NLRU_API long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len,

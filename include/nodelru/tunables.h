@@ -28,6 +28,9 @@
 	X(swappiness, 60, 0, 100, "[vm.swappiness] reclaim's preference for anon (high) or file (low) pages") \
 	X(kswapd, 1, 0, 1, "[none: kswapd always runs] run a kswapd thread per node; 0 leaves balancing to nlru_kswapd_run() and direct reclaim") \
 	X(kswapd_nap_ms, 100, 1, 10000, "[HZ/10, kswapd_try_to_sleep()'s nap] kswapd's short nap before a full sleep, ms") \
-	X(mode, 0, 0, 1, "[the kernel version: 4.8 or 4.7] reclaim mode: node (0, Linux 4.8 node-based LRU) or zone (1, Linux 4.7 zone-based LRU)")
+	X(mode, 0, 0, 1, "[the kernel version: 4.8 or 4.7] reclaim mode: node (0, Linux 4.8 node-based LRU) or zone (1, Linux 4.7 zone-based LRU)") \
+	X(flusher, 1, 0, 1, "[none: the writeback workers always run] run a flusher thread that writes dirty file pages in the background; 0 leaves writeback to nlru_flusher_run(), writers over the dirty limit, fsync, close and kswapd") \
+	X(dirty_writeback_centisecs, 500, 0, 360000, "[vm.dirty_writeback_centisecs] how often the flusher wakes to write old dirty files, 1/100 s; 0: never") \
+	X(dirty_expire_centisecs, 3000, 0, 360000, "[vm.dirty_expire_centisecs] dirty data older than this is written by the periodic wakeup, 1/100 s")
 
 #endif /* NODELRU_TUNABLES_H */

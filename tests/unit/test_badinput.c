@@ -97,6 +97,7 @@ Test(badinput, null_arguments)
 	cr_expect_eq(nlru_vmstat_dump(eng, NULL), -EINVAL);
 	cr_expect_eq(nlru_vmstat_read(eng, NULL), -EINVAL);
 	cr_expect_eq(nlru_engine_destroy(NULL), 0);
+	cr_expect_eq(nlru_flusher_run(NULL), -EINVAL);
 	destroy_engine(eng);
 }
 

@@ -590,6 +590,7 @@ Test(filemap, kswapd_writes_dirty_pages_once_the_node_is_dirty)
 
 	test_config(&cfg, 8, NULL);
 	cfg.kswapd = 0;
+	cfg.flusher = 0; /* reclaim's wakeups would have it clean the pages kswapd is to write */
 	cfg.swap_mib = 0;
 	cfg.dirty_ratio = 100;
 	cfg.dirty_background_ratio = 99;
