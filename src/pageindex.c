@@ -1,6 +1,7 @@
 /* pageindex.c - the page offset -> slot hash table of a file (see pageindex.h). */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pageindex.h"
 
@@ -46,13 +47,27 @@ uint64_t pageindex_lookup(const struct pageindex *idx, uint32_t key)
 	return idx->values[find(idx, key)];
 }
 
+/*
+ * A zeroed table.  Written, not calloc()ed: a fresh calloc'ed mapping is read first by the
+ * probes below, which maps the shared zero page, and each first write then replaces it with a
+ * TLB shootdown to every CPU the process runs on.
+ */
+static void *zeroed(size_t n, size_t size)
+{
+	void *p = malloc(n * size);
+
+	if (p)
+		memset(p, 0, n * size);
+	return p;
+}
+
 /* Rebuild at @capacity, dropping tombstones. */
 static int resize(struct pageindex *idx, uint32_t capacity)
 {
 	struct pageindex old = *idx;
 
-	idx->keys = calloc(capacity, sizeof(*idx->keys));
-	idx->values = calloc(capacity, sizeof(*idx->values));
+	idx->keys = zeroed(capacity, sizeof(*idx->keys));
+	idx->values = zeroed(capacity, sizeof(*idx->values));
 	if (!idx->keys || !idx->values) {
 		free(idx->keys);
 		free(idx->values);
