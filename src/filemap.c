@@ -358,10 +358,11 @@ static int by_index(const void *a, const void *b)
 }
 
 /*
- * Every dirty or writeback page of the file, referenced, in *@out (malloc'ed); the count.
- * For a @partial writeback the lock is dropped between batches, so that the file's readers
- * and writers are not held up by a walk of its whole index; a page missed because the index
- * was rebuilt meanwhile waits for the next writeback.
+ * Every dirty or writeback page of the file, referenced, in *@out (malloc'ed); the count, or
+ * -ENOMEM (nothing referenced) when the list cannot be had.  For a @partial writeback the
+ * lock is dropped between batches, so that the file's readers and writers are not held up by
+ * a walk of its whole index; a page missed because the index was rebuilt meanwhile waits for
+ * the next writeback.
  */
 static long collect_dirty(struct nlru_file *file, struct page ***out, bool partial)
 {
@@ -385,8 +386,15 @@ static long collect_dirty(struct nlru_file *file, struct page ***out, bool parti
 			if (n == cap) {
 				struct page **grown = realloc(pages, sizeof(*pages) * (size_t)(cap ? 2 * cap : 256));
 
-				if (!grown)
-					break;
+				if (!grown) {
+					/* A flush that skipped pages would report them written. */
+					spin_unlock(&file->lock);
+					while (n)
+						put_page(pages[--n]);
+					free(pages);
+					*out = NULL;
+					return -ENOMEM;
+				}
 				pages = grown;
 				cap = cap ? 2 * cap : 256;
 			}
@@ -414,6 +422,13 @@ static int writeback_pages(struct nlru_file *file, long nr, long *written)
 	long n = collect_dirty(file, &pages, nr >= 0), i = 0, ok = 0;
 	int err = 0;
 
+	if (n < 0) {
+		log_err(&file->eng->log, "writeback of %s: no memory to list its dirty pages",
+			file->path);
+		if (written)
+			*written = 0;
+		return (int)n;
+	}
 	if (n > 1)
 		qsort(pages, (size_t)n, sizeof(*pages), by_index);
 	while (i < n) {
