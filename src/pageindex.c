@@ -1,7 +1,6 @@
 /* pageindex.c - the page offset -> slot hash table of a file (see pageindex.h). */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "pageindex.h"
 
@@ -48,17 +47,18 @@ uint64_t pageindex_lookup(const struct pageindex *idx, uint32_t key)
 }
 
 /*
- * A zeroed table.  Written, not calloc()ed: a fresh calloc'ed mapping is read first by the
- * probes below, which maps the shared zero page, and each first write then replaces it with a
- * TLB shootdown to every CPU the process runs on.
+ * A zeroed table with every page already written.  A fresh mapping from calloc() is read
+ * first by the probes below, which maps the shared zero page, and each first write then
+ * replaces it with a TLB shootdown to every CPU the process runs on.  (A malloc() + memset()
+ * would not do: compilers turn that pair into calloc().)
  */
 static void *zeroed(size_t n, size_t size)
 {
-	void *p = malloc(n * size);
+	volatile char *p = calloc(n, size);
 
-	if (p)
-		memset(p, 0, n * size);
-	return p;
+	for (size_t off = 0; p && off < n * size; off += 4096)
+		p[off] = 0;
+	return (void *)p;
 }
 
 /* Rebuild at @capacity, dropping tombstones. */
