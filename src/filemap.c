@@ -263,6 +263,16 @@ static bool add_to_page_cache(struct nlru_file *file, struct page *page, uint32_
 	return true;
 }
 
+/* The LRU half of add_to_page_cache_lru(): active if its shadow said so. */
+static void lru_add_cache_page(struct nlru_engine *eng, struct page *page, bool activate)
+{
+	if (activate) {
+		page_set(page, PG_active);
+		workingset_activation(page_lruvec(page_pgdat(eng, page), page));
+	}
+	lru_cache_add(eng, page);
+}
+
 /*
  * add_to_page_cache_lru() for fresh pages, already filled (from the file, or with what a
  * writer of the whole page writes): no reader ever sees a page that is not uptodate.  Pages
@@ -286,11 +296,7 @@ static void insert_pages(struct nlru_file *file, uint32_t first, struct page **p
 			pages[i] = NULL;
 			continue;
 		}
-		if (activate[i]) {
-			page_set(pages[i], PG_active);
-			workingset_activation(page_lruvec(page_pgdat(eng, pages[i]), pages[i]));
-		}
-		lru_cache_add(eng, pages[i]);
+		lru_add_cache_page(eng, pages[i], activate[i]);
 		if (!keep_ref)
 			put_page(pages[i]);
 	}
@@ -548,6 +554,28 @@ static struct page *get_page_for_overwrite(struct nlru_file *file, uint32_t inde
 	}
 }
 
+/* Pages copied per lookup: one hold of the file's lock for a run of cached pages. */
+#define COPY_BATCH 16
+
+/*
+ * find_get_pages_contig(): references on up to @max cached pages from @index on, stopping at
+ * the first that is not cached.  Returns how many.  File locked.
+ */
+static int find_get_pages(struct nlru_file *file, uint32_t index, int max, struct page **pages)
+{
+	int got = 0;
+
+	while (got < max) {
+		uint64_t v = pageindex_lookup(&file->idx, index + (uint32_t)got);
+
+		if ((v & SLOT_TAG_MASK) != SLOT_PAGE)
+			break;
+		pages[got] = slot_page(file->eng, v);
+		get_page(pages[got++]);
+	}
+	return got;
+}
+
 long nlru_file_pread(struct nlru_file *file, void *buf, size_t len, uint64_t offset)
 {
 	size_t done = 0;
@@ -560,24 +588,40 @@ long nlru_file_pread(struct nlru_file *file, void *buf, size_t len, uint64_t off
 		return -EBADF;
 	}
 	while (done < len) {
-		uint64_t pos = offset + done, size;
+		uint64_t pos = offset + done, end;
 		uint32_t index = (uint32_t)(pos >> PAGE_SHIFT);
-		size_t in_page = pos & (PAGE_SIZE - 1), n;
-		struct page *page;
+		struct page *pages[COPY_BATCH];
+		int got = 0;
 
 		spin_lock(&file->lock);
-		size = file->size;
+		end = MIN(offset + len, file->size);
+		if (pos < end) {
+			uint64_t want = ((end - 1) >> PAGE_SHIFT) - index + 1;
+
+			got = find_get_pages(file, index, (int)MIN(want, (uint64_t)COPY_BATCH), pages);
+			if (got)
+				file->ra_next = index + (uint32_t)got;
+		}
 		spin_unlock(&file->lock);
-		if (pos >= size)
+		if (pos >= end)
 			break;
-		n = (size_t)MIN((uint64_t)MIN(PAGE_SIZE - in_page, len - done), size - pos);
-		page = get_cache_page(file, index, &err);
-		if (!page)
-			break;
-		memcpy((char *)buf + done, (char *)address_of(file->eng, page) + in_page, n);
-		mark_page_accessed(file->eng, page);
-		put_page(page);
-		done += n;
+		if (!got) {
+			/* Not cached: read it in, and ahead. */
+			pages[0] = get_cache_page(file, index, &err);
+			if (!pages[0])
+				break;
+			got = 1;
+		}
+		for (int i = 0; i < got; i++) {
+			size_t in_page = pos & (PAGE_SIZE - 1);
+			size_t n = (size_t)MIN((uint64_t)(PAGE_SIZE - in_page), end - pos);
+
+			memcpy((char *)buf + done, (char *)address_of(file->eng, pages[i]) + in_page, n);
+			mark_page_accessed(file->eng, pages[i]);
+			put_page(pages[i]);
+			done += n;
+			pos += n;
+		}
 	}
 	return done || !err ? (long)done : err;
 }
@@ -613,6 +657,81 @@ static void balance_dirty_pages(struct nlru_file *file)
 	writeback_pages(file, (long)(dirty - background), NULL);
 }
 
+/*
+ * Write @nr whole pages from @src at page @index on (at most COPY_BATCH): cached pages are
+ * overwritten, missing ones are new pages filled before they enter the cache, all in one
+ * hold of the file's lock for the lookup and one for the insertion and dirtying.  Returns
+ * the pages written, or 0 and *@err.
+ */
+static int write_whole_pages(struct nlru_file *file, uint32_t index, const char *src, int nr,
+			     int *err)
+{
+	struct nlru_engine *eng = file->eng;
+	struct page *pages[COPY_BATCH];
+	bool fresh[COPY_BATCH], activate[COPY_BATCH], lost[COPY_BATCH];
+	int n = MIN(nr, COPY_BATCH);
+
+	spin_lock(&file->lock);
+	for (int i = 0; i < n; i++) {
+		uint64_t v = pageindex_lookup(&file->idx, index + (uint32_t)i);
+
+		fresh[i] = (v & SLOT_TAG_MASK) != SLOT_PAGE;
+		pages[i] = fresh[i] ? NULL : slot_page(eng, v);
+		if (pages[i])
+			get_page(pages[i]);
+	}
+	file->ra_next = index + (uint32_t)n;
+	spin_unlock(&file->lock);
+	for (int i = 0; i < n; i++) {
+		if (fresh[i] && !alloc_cache_pages(file, &pages[i], 1)) {
+			/* Out of memory: write what we have, or fail on the first page. */
+			for (int k = i; k < n; k++)
+				if (pages[k])
+					put_page(pages[k]);
+			n = i;
+			if (!n) {
+				*err = -ENOMEM;
+				return 0;
+			}
+			break;
+		}
+		memcpy(address_of(eng, pages[i]), src + (size_t)i * PAGE_SIZE, PAGE_SIZE);
+	}
+	spin_lock(&file->lock);
+	for (int i = 0; i < n; i++) {
+		lost[i] = fresh[i] &&
+			  !add_to_page_cache(file, pages[i], index + (uint32_t)i, &activate[i]);
+		if (!lost[i])
+			set_page_dirty(file, pages[i]);
+	}
+	file->size = MAX(file->size, (uint64_t)(index + (uint32_t)n) << PAGE_SHIFT);
+	spin_unlock(&file->lock);
+	for (int i = 0; i < n; i++) {
+		if (lost[i]) {
+			/* Another writer cached this page first: write into theirs. */
+			bool filled;
+			struct page *page;
+
+			free_pages_trusted(eng, pages[i], 0);
+			page = get_page_for_overwrite(file, index + (uint32_t)i,
+						      src + (size_t)i * PAGE_SIZE, &filled, err);
+			if (!page)
+				return i;
+			if (!filled)
+				memcpy(address_of(eng, page), src + (size_t)i * PAGE_SIZE, PAGE_SIZE);
+			spin_lock(&file->lock);
+			set_page_dirty(file, page);
+			spin_unlock(&file->lock);
+			pages[i] = page;
+		} else if (fresh[i]) {
+			lru_add_cache_page(eng, pages[i], activate[i]);
+		}
+		mark_page_accessed(eng, pages[i]);
+		put_page(pages[i]);
+	}
+	return n;
+}
+
 long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len, uint64_t offset)
 {
 	size_t done = 0;
@@ -629,15 +748,22 @@ long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len, uint6
 		uint32_t index = (uint32_t)(pos >> PAGE_SHIFT);
 		size_t in_page = pos & (PAGE_SIZE - 1), n = MIN(PAGE_SIZE - in_page, len - done);
 		const char *src = (const char *)buf + done;
-		bool filled = false;
-		struct page *page = n == PAGE_SIZE
-					    ? get_page_for_overwrite(file, index, src, &filled, &err)
-					    : get_cache_page(file, index, &err);
+		struct page *page;
 
+		if (n == PAGE_SIZE) {
+			int pages = write_whole_pages(file, index, src,
+						      (int)MIN((len - done) >> PAGE_SHIFT, (size_t)COPY_BATCH), &err);
+
+			if (!pages)
+				break;
+			done += (size_t)pages << PAGE_SHIFT;
+			continue;
+		}
+		/* Part of a page: the rest of it is read in first. */
+		page = get_cache_page(file, index, &err);
 		if (!page)
 			break;
-		if (!filled)
-			memcpy((char *)address_of(file->eng, page) + in_page, src, n);
+		memcpy((char *)address_of(file->eng, page) + in_page, src, n);
 		spin_lock(&file->lock);
 		set_page_dirty(file, page);
 		file->size = MAX(file->size, pos + n);
