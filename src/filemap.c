@@ -263,14 +263,11 @@ static bool add_to_page_cache(struct nlru_file *file, struct page *page, uint32_
 	return true;
 }
 
-/* The LRU half of add_to_page_cache_lru(): active if its shadow said so. */
-static void lru_add_cache_page(struct nlru_engine *eng, struct page *page, bool activate)
+/* A page whose shadow says it was evicted recently starts active (workingset_refault). */
+static void activate_refault(struct nlru_engine *eng, struct page *page)
 {
-	if (activate) {
-		page_set(page, PG_active);
-		workingset_activation(page_lruvec(page_pgdat(eng, page), page));
-	}
-	lru_cache_add(eng, page);
+	page_set(page, PG_active);
+	workingset_activation(page_lruvec(page_pgdat(eng, page), page));
 }
 
 /*
@@ -294,12 +291,14 @@ static void insert_pages(struct nlru_file *file, uint32_t first, struct page **p
 			/* Another thread cached this page first (or the index is full): use theirs. */
 			free_pages_trusted(eng, pages[i], 0);
 			pages[i] = NULL;
-			continue;
+		} else if (activate[i]) {
+			activate_refault(eng, pages[i]);
 		}
-		lru_add_cache_page(eng, pages[i], activate[i]);
-		if (!keep_ref)
-			put_page(pages[i]);
 	}
+	lru_cache_add_pages(eng, pages, n);
+	for (int i = 0; i < n && !keep_ref; i++)
+		if (pages[i])
+			put_page(pages[i]);
 }
 
 /* Fresh pages for the cache, or fewer than asked when memory runs out. */
@@ -657,6 +656,23 @@ static void balance_dirty_pages(struct nlru_file *file)
 	writeback_pages(file, (long)(dirty - background), NULL);
 }
 
+/* One whole page from @src into page @index of the file, dirty, referenced; NULL and *@err. */
+static struct page *overwrite_page(struct nlru_file *file, uint32_t index, const char *src,
+				   int *err)
+{
+	bool filled;
+	struct page *page = get_page_for_overwrite(file, index, src, &filled, err);
+
+	if (!page)
+		return NULL;
+	if (!filled)
+		memcpy(address_of(file->eng, page), src, PAGE_SIZE);
+	spin_lock(&file->lock);
+	set_page_dirty(file, page);
+	spin_unlock(&file->lock);
+	return page;
+}
+
 /*
  * Write @nr whole pages from @src at page @index on (at most COPY_BATCH): cached pages are
  * overwritten, missing ones are new pages filled before they enter the cache, all in one
@@ -667,9 +683,9 @@ static int write_whole_pages(struct nlru_file *file, uint32_t index, const char 
 			     int *err)
 {
 	struct nlru_engine *eng = file->eng;
-	struct page *pages[COPY_BATCH];
+	struct page *pages[COPY_BATCH], *added[COPY_BATCH];
 	bool fresh[COPY_BATCH], activate[COPY_BATCH], lost[COPY_BATCH];
-	int n = MIN(nr, COPY_BATCH);
+	int n = MIN(nr, COPY_BATCH), written;
 
 	spin_lock(&file->lock);
 	for (int i = 0; i < n; i++) {
@@ -697,6 +713,7 @@ static int write_whole_pages(struct nlru_file *file, uint32_t index, const char 
 		}
 		memcpy(address_of(eng, pages[i]), src + (size_t)i * PAGE_SIZE, PAGE_SIZE);
 	}
+	written = n;
 	spin_lock(&file->lock);
 	for (int i = 0; i < n; i++) {
 		lost[i] = fresh[i] &&
@@ -707,29 +724,27 @@ static int write_whole_pages(struct nlru_file *file, uint32_t index, const char 
 	file->size = MAX(file->size, (uint64_t)(index + (uint32_t)n) << PAGE_SHIFT);
 	spin_unlock(&file->lock);
 	for (int i = 0; i < n; i++) {
+		added[i] = fresh[i] && !lost[i] ? pages[i] : NULL;
+		if (added[i] && activate[i])
+			activate_refault(eng, pages[i]);
+	}
+	lru_cache_add_pages(eng, added, n);
+	for (int i = 0; i < n; i++) {
 		if (lost[i]) {
 			/* Another writer cached this page first: write into theirs. */
-			bool filled;
-			struct page *page;
-
 			free_pages_trusted(eng, pages[i], 0);
-			page = get_page_for_overwrite(file, index + (uint32_t)i,
-						      src + (size_t)i * PAGE_SIZE, &filled, err);
-			if (!page)
-				return i;
-			if (!filled)
-				memcpy(address_of(eng, page), src + (size_t)i * PAGE_SIZE, PAGE_SIZE);
-			spin_lock(&file->lock);
-			set_page_dirty(file, page);
-			spin_unlock(&file->lock);
-			pages[i] = page;
-		} else if (fresh[i]) {
-			lru_add_cache_page(eng, pages[i], activate[i]);
+			pages[i] = written > i ? overwrite_page(file, index + (uint32_t)i,
+								src + (size_t)i * PAGE_SIZE, err)
+					       : NULL;
+			if (!pages[i]) {
+				written = MIN(written, i);
+				continue;
+			}
 		}
 		mark_page_accessed(eng, pages[i]);
 		put_page(pages[i]);
 	}
-	return n;
+	return written;
 }
 
 long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len, uint64_t offset)

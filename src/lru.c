@@ -82,6 +82,28 @@ void lru_cache_add(struct nlru_engine *eng, struct page *page)
 	spin_unlock(&lruvec->lru_lock);
 }
 
+void lru_cache_add_pages(struct nlru_engine *eng, struct page *const *pages, int n)
+{
+	struct lruvec *locked = NULL;
+
+	for (int i = 0; i < n; i++) {
+		struct lruvec *lruvec;
+
+		if (!pages[i])
+			continue;
+		lruvec = page_lruvec(page_pgdat(eng, pages[i]), pages[i]);
+		if (lruvec != locked) {
+			if (locked)
+				spin_unlock(&locked->lru_lock);
+			spin_lock(&lruvec->lru_lock);
+			locked = lruvec;
+		}
+		lru_add_locked(lruvec, pages[i]);
+	}
+	if (locked)
+		spin_unlock(&locked->lru_lock);
+}
+
 void lru_cache_add_active_or_unevictable(struct nlru_engine *eng, struct page *page)
 {
 	if (!page_test(page, PG_mlocked))

@@ -61,6 +61,8 @@ void update_lru_size(struct lruvec *lruvec, enum lru_list lru, int zid, long nr)
 
 /* lru_cache_add(): a new page onto the list its flags name; counts it as recently scanned. */
 void lru_cache_add(struct nlru_engine *eng, struct page *page);
+/* The same for @n pages (NULL ones skipped), one lock hold per lruvec: __pagevec_lru_add(). */
+void lru_cache_add_pages(struct nlru_engine *eng, struct page *const *pages, int n);
 /* New anonymous pages start on the active list (lru_cache_add_active_or_unevictable). */
 void lru_cache_add_active_or_unevictable(struct nlru_engine *eng, struct page *page);
 /* mark_page_accessed(): inactive+unreferenced -> referenced -> active, as Linux. */
