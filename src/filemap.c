@@ -27,6 +27,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "copy_page.h"
 #include "filemap.h"
 #include "flusher.h"
 #include "inject.h"
@@ -711,7 +712,7 @@ static int write_whole_pages(struct nlru_file *file, uint32_t index, const char 
 			}
 			break;
 		}
-		memcpy(address_of(eng, pages[i]), src + (size_t)i * PAGE_SIZE, PAGE_SIZE);
+		copy_page_nt(address_of(eng, pages[i]), src + (size_t)i * PAGE_SIZE);
 	}
 	written = n;
 	spin_lock(&file->lock);
