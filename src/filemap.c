@@ -425,7 +425,7 @@ static long collect_dirty(struct nlru_file *file, struct page ***out, bool parti
 static int writeback_pages(struct nlru_file *file, long nr, long *written)
 {
 	struct page **pages;
-	long n = collect_dirty(file, &pages, nr >= 0), i = 0, ok = 0;
+	long n = collect_dirty(file, &pages, nr >= 0), i, ok = 0;
 	int err = 0;
 
 	if (n < 0) {
@@ -437,26 +437,47 @@ static int writeback_pages(struct nlru_file *file, long nr, long *written)
 	}
 	if (n > 1)
 		qsort(pages, (size_t)n, sizeof(*pages), by_index);
-	while (i < n) {
-		long len = 1;
-		int done, r;
+	/*
+	 * A flush of the whole file goes round the pages another writer (the flusher, kswapd)
+	 * has in flight and comes back for them at the end, so both write at once; a partial
+	 * writeback waits for them where it meets them.
+	 */
+	for (int pass = 0; pass < 2 && n; pass++) {
+		long deferred = 0;
 
-		/* Under writeback by kswapd: wait for it, then see if it is dirty again. */
-		while (page_test(pages[i], PG_writeback))
-			sched_yield();
-		while (i + len < n && len < MAX_RUN && len < (nr < 0 ? MAX_RUN : nr) &&
-		       pages[i + len]->index == pages[i]->index + len)
-			len++;
-		r = nr != 0 ? write_run(file, pages + i, (int)len, &done) : 0;
-		err = err ? err : r;
-		ok += nr != 0 && !r ? done : 0;
-		/* A page that turned clean or busy ends the run early: go on after it. */
-		done = nr != 0 ? MAX(done, 1) : (int)len;
-		if (nr > 0)
-			nr = MAX(0, nr - done);
-		for (long k = i; k < i + done; k++)
-			put_page(pages[k]);
-		i += done;
+		for (i = 0; i < n;) {
+			long len = 1;
+			int done, r;
+
+			if (page_test(pages[i], PG_writeback)) {
+				if (pass == 0 && nr < 0) {
+					pages[deferred++] = pages[i++];
+					continue;
+				}
+				while (page_test(pages[i], PG_writeback))
+					sched_yield();
+			}
+			while (i + len < n && len < MAX_RUN && len < (nr < 0 ? MAX_RUN : nr) &&
+			       pages[i + len]->index == pages[i]->index + len)
+				len++;
+			r = nr != 0 ? write_run(file, pages + i, (int)len, &done) : 0;
+			if (nr < 0 && !r && !done && page_test(pages[i], PG_writeback)) {
+				/* Another writer took it meanwhile: its write must end first. */
+				if (pass == 0)
+					pages[deferred++] = pages[i++];
+				continue;
+			}
+			err = err ? err : r;
+			ok += nr != 0 && !r ? done : 0;
+			/* A page that turned clean or busy ends the run early: go on after it. */
+			done = nr != 0 ? MAX(done, 1) : (int)len;
+			if (nr > 0)
+				nr = MAX(0, nr - done);
+			for (long k = i; k < i + done; k++)
+				put_page(pages[k]);
+			i += done;
+		}
+		n = deferred;
 	}
 	free(pages);
 	if (written)
@@ -988,20 +1009,34 @@ int nlru_file_close(struct nlru_file *file)
 	eng = file->eng;
 	if (file_pinned(file))
 		return -EBUSY;
-	if (writeback_pages(file, -1, NULL)) {
-		log_err(&eng->log, "close of %s: dirty pages could not be written; the file stays "
-				   "open with them",
-			file->path);
-		return -EIO;
-	}
-	pthread_rwlock_wrlock(&eng->owners.lock);
-	spin_lock(&file->lock);
-	/* A pin may have come in during the writeback: check again where it cannot. */
-	if (file->pins) {
+	for (int tries = 0;; tries++) {
+		if (writeback_pages(file, -1, NULL)) {
+			log_err(&eng->log, "close of %s: dirty pages could not be written; the file "
+					   "stays open with them",
+				file->path);
+			return -EIO;
+		}
+		/* With the owners write-locked, no writeback of the file is in flight any more. */
+		pthread_rwlock_wrlock(&eng->owners.lock);
+		spin_lock(&file->lock);
+		/* A pin may have come in during the writeback: check again where it cannot. */
+		if (file->pins) {
+			spin_unlock(&file->lock);
+			pthread_rwlock_unlock(&eng->owners.lock);
+			file_pinned(file);
+			return -EBUSY;
+		}
+		if (!file->nr_dirty)
+			break;
+		/* Dirty again: a write another writer had in flight failed, or a writer raced. */
 		spin_unlock(&file->lock);
 		pthread_rwlock_unlock(&eng->owners.lock);
-		file_pinned(file);
-		return -EBUSY;
+		if (tries == 8) {
+			log_err(&eng->log, "close of %s: pages keep being dirtied; close races a "
+					   "writer",
+				file->path);
+			return -EBUSY;
+		}
 	}
 	truncate_cache(file);
 	flusher_file_cleaned(eng, &file->dirty_link);
