@@ -438,9 +438,10 @@ static int writeback_pages(struct nlru_file *file, long nr, long *written)
 	if (n > 1)
 		qsort(pages, (size_t)n, sizeof(*pages), by_index);
 	/*
-	 * A flush of the whole file goes round the pages another writer (the flusher, kswapd)
-	 * has in flight and comes back for them at the end, so both write at once; a partial
-	 * writeback waits for them where it meets them.
+	 * Pages another writer (the flusher, kswapd, a flush) has in flight: a flush of the
+	 * whole file (WB_SYNC_ALL) goes round them and comes back for them at the end, so both
+	 * write at once, and then waits for them; a partial writeback (WB_SYNC_NONE) leaves them
+	 * to that writer.
 	 */
 	for (int pass = 0; pass < 2 && n; pass++) {
 		long deferred = 0;
@@ -450,7 +451,11 @@ static int writeback_pages(struct nlru_file *file, long nr, long *written)
 			int done, r;
 
 			if (page_test(pages[i], PG_writeback)) {
-				if (pass == 0 && nr < 0) {
+				if (nr >= 0) {
+					put_page(pages[i++]);
+					continue;
+				}
+				if (pass == 0) {
 					pages[deferred++] = pages[i++];
 					continue;
 				}
