@@ -52,6 +52,7 @@ struct nlru_file {
 	struct pageindex idx;
 	uint64_t size;
 	uint32_t ra_next; /* the page a sequential reader reads next */
+	uint32_t wb_index; /* where the flusher's next writeback starts (writeback_index) */
 	int wb_err;       /* first writeback error not yet reported by fsync (errno) */
 	long pins;        /* pinned pages (each pin counted): close waits for none */
 	long nr_dirty;    /* PG_dirty pages: the file is on the flusher's list while any */
@@ -418,15 +419,64 @@ static long collect_dirty(struct nlru_file *file, struct page ***out, bool parti
 }
 
 /*
+ * The flusher's pages (range_cyclic): up to @nr dirty pages in file order from wb_index on,
+ * wrapping at the end of the file, found by looking each index up in turn, which for files
+ * written in order takes about one lookup a page.  In a sparse file that could take long: past
+ * a budget of lookups it gives up and returns -1, for the caller to collect every dirty page.
+ * Otherwise the count, in *@out (malloc'ed, referenced), in order but for the wrap.
+ */
+static long collect_dirty_cyclic(struct nlru_file *file, long nr, struct page ***out)
+{
+	struct page **pages = malloc(sizeof(*pages) * (size_t)MAX(nr, 1));
+	long n = 0, budget = 4 * nr + WALK_BATCH;
+	uint32_t index, end;
+
+	*out = pages;
+	if (!pages)
+		return -1;
+	spin_lock(&file->lock);
+	end = (uint32_t)MIN((file->size + PAGE_SIZE - 1) >> PAGE_SHIFT, (uint64_t)UINT32_MAX);
+	index = file->wb_index < end ? file->wb_index : 0;
+	nr = MIN(nr, file->nr_dirty);
+	for (long probes = 0; n < nr && probes < end && budget > 0; probes++, budget--) {
+		uint64_t v = pageindex_lookup(&file->idx, index);
+
+		if ((v & SLOT_TAG_MASK) == SLOT_PAGE && page_test(slot_page(file->eng, v), PG_dirty)) {
+			pages[n] = slot_page(file->eng, v);
+			get_page(pages[n++]);
+		}
+		index = index + 1 < end ? index + 1 : 0;
+		if (probes % WALK_BATCH == WALK_BATCH - 1) {
+			spin_unlock(&file->lock);
+			spin_lock(&file->lock);
+		}
+	}
+	file->wb_index = index;
+	spin_unlock(&file->lock);
+	if (n < nr && budget <= 0) {
+		while (n)
+			put_page(pages[--n]);
+		free(pages);
+		*out = NULL;
+		return -1;
+	}
+	return n;
+}
+
+/*
  * Write back up to @nr dirty pages of the file (all of them for a negative @nr) in file
  * order, runs of consecutive pages in one I/O each.  Returns 0 or the first error, and the
  * pages written in *@written if not NULL.
  */
 static int writeback_pages(struct nlru_file *file, long nr, long *written)
 {
-	struct page **pages;
-	long n = collect_dirty(file, &pages, nr >= 0), i, ok = 0;
+	struct page **pages = NULL;
+	long n = nr >= 0 ? collect_dirty_cyclic(file, nr, &pages) : -1, i, ok = 0;
+	bool in_order = n >= 0;
 	int err = 0;
+
+	if (n < 0)
+		n = collect_dirty(file, &pages, nr >= 0);
 
 	if (n < 0) {
 		log_err(&file->eng->log, "writeback of %s: no memory to list its dirty pages",
@@ -435,7 +485,7 @@ static int writeback_pages(struct nlru_file *file, long nr, long *written)
 			*written = 0;
 		return (int)n;
 	}
-	if (n > 1)
+	if (n > 1 && !in_order)
 		qsort(pages, (size_t)n, sizeof(*pages), by_index);
 	/*
 	 * Pages another writer (the flusher, kswapd, a flush) has in flight: a flush of the

@@ -139,6 +139,35 @@ Test(flusher, background_writeback_stops_at_the_background_threshold, .init = ma
 	destroy_engine(eng);
 }
 
+/* Dirty pages far apart (a sparse file): the flusher finds them all the same. */
+Test(flusher, sparse_dirty_pages_are_found, .init = make_dir, .fini = remove_dir)
+{
+	struct nlru_engine *eng = flusher_engine(16, false, false);
+	unsigned long background = background_thresh(eng);
+	uint64_t pages = 3 * background / 2, stride = 97;
+	struct nlru_file *f;
+	char buf[4096];
+	int fd;
+
+	cr_assert_eq(nlru_file_open(eng, path_of("sparse"), O_RDWR | O_CREAT, 0600, 0, &f), 0);
+	for (uint64_t i = 0; i < pages; i++) {
+		memset(buf, (int)(i + 1), sizeof(buf));
+		cr_assert_eq(nlru_file_pwrite(f, buf, sizeof(buf), i * stride * 4096), 4096);
+	}
+	cr_expect_gt(nlru_flusher_run(eng), 0);
+	cr_expect_leq(vmstat_value(eng, "nr_dirty"), (int64_t)background);
+	cr_expect_eq(vmstat_value(eng, "nr_written") + vmstat_value(eng, "nr_dirty"), (int64_t)pages);
+	cr_assert_eq(nlru_file_close(f), 0);
+	fd = open(path_of("sparse"), O_RDONLY);
+	cr_assert(fd >= 0);
+	for (uint64_t i = 0; i < pages; i++) {
+		cr_assert_eq(pread(fd, buf, sizeof(buf), (off_t)(i * stride * 4096)), 4096);
+		cr_assert_eq(buf[0], (char)(i + 1), "page %llu", (unsigned long long)(i * stride));
+	}
+	close(fd);
+	destroy_engine(eng);
+}
+
 /* kupdate: by the engine's clock, only files dirty for longer than dirty_expire_centisecs. */
 Test(flusher, periodic_writeback_takes_only_expired_files, .init = make_dir, .fini = remove_dir)
 {
