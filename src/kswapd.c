@@ -186,13 +186,18 @@ static bool prepare_kswapd_sleep(struct pglist_data *pgdat, int order, int class
 	return true;
 }
 
-/* A real-time wait of at most 1 ms, so the nap can follow the engine's (maybe fake) clock. */
-static void wait_a_tick(struct kswapd_state *ks)
+/*
+ * A real-time wait until @ns of CLOCK_MONOTONIC from now.  With the engine on a clock of the
+ * caller's (tests drive it by hand) the nap is waited in ticks of 1 ms, to follow that clock;
+ * on the real clock in one wait, so a napping kswapd does not wake a thousand times a second.
+ */
+static void wait_real_ns(struct kswapd_state *ks, uint64_t ns)
 {
 	struct timespec deadline;
 
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_nsec += NSEC_PER_MSEC;
+	deadline.tv_sec += (time_t)(ns / (1000 * NSEC_PER_MSEC));
+	deadline.tv_nsec += (long)(ns % (1000 * NSEC_PER_MSEC));
 	if (deadline.tv_nsec >= 1000 * NSEC_PER_MSEC) {
 		deadline.tv_sec++;
 		deadline.tv_nsec -= 1000 * NSEC_PER_MSEC;
@@ -206,15 +211,17 @@ static void wait_a_tick(struct kswapd_state *ks)
  */
 static bool kswapd_wait(struct nlru_engine *eng, struct kswapd_state *ks, long ms)
 {
-	uint64_t start = engine_now_ns(eng);
+	uint64_t start = engine_now_ns(eng), limit = (uint64_t)ms * NSEC_PER_MSEC;
 
 	while (!ks->woken && !atomic_load(&ks->stop)) {
+		uint64_t waited = engine_now_ns(eng) - start;
+
 		if (!ms)
 			pthread_cond_wait(&ks->wait, &ks->lock);
-		else if (engine_now_ns(eng) - start >= (uint64_t)ms * NSEC_PER_MSEC)
+		else if (waited >= limit)
 			break;
 		else
-			wait_a_tick(ks);
+			wait_real_ns(ks, eng->cfg.clock ? NSEC_PER_MSEC : limit - waited);
 	}
 	return ks->woken;
 }
