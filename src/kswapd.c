@@ -83,22 +83,28 @@ void wakeup_kswapd(struct nlru_engine *eng, struct zone *zone, unsigned int orde
 {
 	struct pglist_data *pgdat = zone->zone_pgdat;
 	struct kswapd_state *ks = &pgdat->kswapd;
+	bool wake;
 
 	if (!managed_zone(zone))
 		return;
 	atomic_max(&ks->classzone_idx, classzone_idx);
 	atomic_max(&ks->order, (int)order);
 	pthread_mutex_lock(&ks->lock);
-	if (ks->waiting && !pgdat_any_zone_balanced(pgdat, (int)order, classzone_idx))
-		kswapd_wake(eng, ks);
+	wake = ks->waiting && !pgdat_any_zone_balanced(pgdat, (int)order, classzone_idx) &&
+	       kswapd_mark_woken(eng, ks);
 	pthread_mutex_unlock(&ks->lock);
+	if (wake)
+		pthread_cond_signal(&ks->wait);
 }
 
-void kswapd_wake(struct nlru_engine *eng, struct kswapd_state *ks)
+bool kswapd_mark_woken(struct nlru_engine *eng, struct kswapd_state *ks)
 {
+	/* Woken already and not running yet: a second signal would only cost a system call. */
+	if (ks->woken)
+		return false;
 	ks->woken = true;
-	pthread_cond_signal(&ks->wait);
 	count_vm_event(eng, NLRU_KSWAPD_WAKEUP);
+	return true;
 }
 
 /* wake_all_kswapds() (4.8): once per node of the zonelist, with the gfp zone as classzone. */

@@ -75,8 +75,11 @@ struct kswapd_sleep_check {
 void kswapd_nap_then_sleep(struct nlru_engine *eng, struct pglist_data *pgdat,
 			   const struct kswapd_sleep_check *check);
 
-/* Wake a waiting kswapd (caller checked it waits); counts nlru_kswapd_wakeup. */
-void kswapd_wake(struct nlru_engine *eng, struct kswapd_state *ks);
+/*
+ * ks->lock held, kswapd waiting: mark it woken and count nlru_kswapd_wakeup.  True if the
+ * caller is to signal ks->wait, after unlocking, so that kswapd does not wake into a held lock.
+ */
+bool kswapd_mark_woken(struct nlru_engine *eng, struct kswapd_state *ks);
 
 /* Start and stop the per-node threads (engine creation and destruction). */
 int kswapd_start_all(struct nlru_engine *eng);

@@ -41,6 +41,7 @@ void wakeup_kswapd_zone(struct nlru_engine *eng, struct zone *zone, unsigned int
 {
 	struct kswapd_state *ks = &zone->zone_pgdat->kswapd;
 	int cur = atomic_load(&ks->order);
+	bool wake;
 
 	if (!populated_zone(zone))
 		return;
@@ -52,9 +53,11 @@ void wakeup_kswapd_zone(struct nlru_engine *eng, struct zone *zone, unsigned int
 		}
 	}
 	pthread_mutex_lock(&ks->lock);
-	if (ks->waiting && !zone_balanced_gap(zone, (int)order, 0, 0))
-		kswapd_wake(eng, ks);
+	wake = ks->waiting && !zone_balanced_gap(zone, (int)order, 0, 0) &&
+	       kswapd_mark_woken(eng, ks);
 	pthread_mutex_unlock(&ks->lock);
+	if (wake)
+		pthread_cond_signal(&ks->wait);
 }
 
 /* wake_all_kswapds() (4.7): every zone of the zonelist, the preferred zone as classzone. */
