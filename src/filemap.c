@@ -540,13 +540,13 @@ static int writeback_pages(struct nlru_file *file, long nr, long *written)
 	return err;
 }
 
-long filemap_writeback_chunk(struct nlru_engine *eng, struct dirty_link *link, long nr)
+long filemap_writeback_chunk(struct dirty_link *link, long nr)
 {
-	struct nlru_file *file = (struct nlru_file *)((char *)link - offsetof(struct nlru_file, dirty_link));
+	struct nlru_file *file =
+		(struct nlru_file *)((char *)link - offsetof(struct nlru_file, dirty_link));
 	long written = 0;
 	int err = writeback_pages(file, nr, &written);
 
-	(void)eng;
 	return written || !err ? written : err;
 }
 

@@ -21,7 +21,7 @@ int filemap_pageout(struct nlru_engine *eng, struct page *page);
  * went.
  */
 struct dirty_link;
-long filemap_writeback_chunk(struct nlru_engine *eng, struct dirty_link *link, long nr);
+long filemap_writeback_chunk(struct dirty_link *link, long nr);
 
 /* The shadow shrinker: forget up to @nr shadow entries of node @nid.  Returns how many. */
 unsigned long filemap_trim_shadows(struct nlru_engine *eng, int nid, unsigned long nr);

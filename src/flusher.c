@@ -145,7 +145,7 @@ static long wb_writeback(struct nlru_engine *eng, enum wb_reason reason, long nr
 		pthread_rwlock_rdlock(&eng->owners.lock);
 		link = next_file(flusher, dirtied_before);
 		if (link)
-			n = filemap_writeback_chunk(eng, link, chunk);
+			n = filemap_writeback_chunk(link, chunk);
 		pthread_rwlock_unlock(&eng->owners.lock);
 		if (!link)
 			break;
