@@ -733,6 +733,23 @@ static void balance_dirty_pages(struct nlru_file *file)
 	writeback_pages(file, (long)(dirty - background), NULL);
 }
 
+/*
+ * balance_dirty_pages_ratelimited(): a writer looks at the dirty limits once per
+ * RATELIMIT_PAGES pages it dirties, not on every page (Linux: a task's nr_dirtied_pause,
+ * 32 pages to begin with), so it may pass a limit by that much before it pauses.
+ */
+#define RATELIMIT_PAGES 32
+static _Thread_local unsigned long dirtied_since_check;
+
+static void balance_dirty_pages_ratelimited(struct nlru_file *file, unsigned long pages)
+{
+	dirtied_since_check += pages;
+	if (dirtied_since_check < RATELIMIT_PAGES)
+		return;
+	dirtied_since_check = 0;
+	balance_dirty_pages(file);
+}
+
 /* One whole page from @src into page @index of the file, dirty, referenced; NULL and *@err. */
 static struct page *overwrite_page(struct nlru_file *file, uint32_t index, const char *src,
 				   int *err)
@@ -865,7 +882,7 @@ long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len, uint6
 		done += n;
 	}
 	if (done)
-		balance_dirty_pages(file);
+		balance_dirty_pages_ratelimited(file, (done + PAGE_SIZE - 1) >> PAGE_SHIFT);
 	return done || !err ? (long)done : err;
 }
 
@@ -932,7 +949,7 @@ int nlru_file_unpin_page(struct nlru_file *file, uint64_t index, size_t written_
 	spin_unlock(&file->lock);
 	put_page(page);
 	if (written_end)
-		balance_dirty_pages(file);
+		balance_dirty_pages_ratelimited(file, 1);
 	return 0;
 }
 
