@@ -285,6 +285,61 @@ Test(filemap, copy_with_an_anon_hog_running)
 	destroy_engine(eng);
 }
 
+struct racer {
+	struct nlru_file *file;
+	unsigned char fill;
+	uint64_t pages;
+};
+
+/* Write the whole file, run after run of 16 pages, every page filled with one byte. */
+static void *race_writer(void *arg)
+{
+	struct racer *r = arg;
+	static _Thread_local unsigned char buf[16 * 4096];
+
+	memset(buf, r->fill, sizeof(buf));
+	for (int round = 0; round < 8; round++)
+		for (uint64_t p = 0; p < r->pages; p += 16)
+			cr_assert_eq(nlru_file_pwrite(r->file, buf, sizeof(buf), p * 4096),
+				     (long)sizeof(buf), "%s", test_log_last);
+	return NULL;
+}
+
+/*
+ * Two threads write the same pages whole at once, often both finding a page missing and one
+ * losing the race to cache its new page: every page must end as one writer's page, never a
+ * mix, never zeroes, and the file as long as what was written.
+ */
+Test(filemap, concurrent_whole_page_writers_never_mix)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, true);
+	struct racer r[2];
+	pthread_t tid[2];
+	struct nlru_file *f;
+	unsigned char page[4096];
+	uint64_t pages = 4096; /* twice the engine: pages come and go while they race */
+
+	cr_assert_eq(nlru_file_open(eng, path_of("race"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f),
+		     0);
+	for (int i = 0; i < 2; i++) {
+		r[i] = (struct racer){f, (unsigned char)(0xa0 + i), pages};
+		cr_assert_eq(pthread_create(&tid[i], NULL, race_writer, &r[i]), 0);
+	}
+	for (int i = 0; i < 2; i++)
+		pthread_join(tid[i], NULL);
+	for (uint64_t p = 0; p < pages; p++) {
+		cr_assert_eq(nlru_file_pread(f, page, sizeof(page), p * 4096), (long)sizeof(page));
+		cr_assert(page[0] == 0xa0 || page[0] == 0xa1, "page %llu: %#x",
+			  (unsigned long long)p, page[0]);
+		for (size_t b = 1; b < sizeof(page); b++)
+			cr_assert_eq(page[b], page[0], "page %llu mixed at byte %zu",
+				     (unsigned long long)p, b);
+	}
+	cr_assert_eq(nlru_file_close(f), 0);
+	cr_expect_eq(file_size(path_of("race")), pages * 4096);
+	destroy_engine(eng);
+}
+
 Test(filemap, pread_pwrite_semantics)
 {
 	struct nlru_engine *eng = test_swap_engine(8, 0, false);
