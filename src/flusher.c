@@ -163,15 +163,20 @@ static long wb_writeback(struct nlru_engine *eng, enum wb_reason reason, long nr
 	return written;
 }
 
-/* wb_check_old_data_flush(): files dirty for longer than dirty_expire_centisecs. */
+/*
+ * wb_check_old_data_flush(): files dirty for longer than dirty_expire_centisecs.  At most as
+ * many pages as were dirty when it started: a file that a writer keeps dirty stays old, and
+ * the pass must end all the same.
+ */
 static long write_expired(struct nlru_engine *eng)
 {
 	uint64_t expire = (uint64_t)eng->cfg.dirty_expire_centisecs * NSEC_PER_CENTISEC;
 	uint64_t now = engine_now_ns(eng);
+	long dirty = (long)global_dirty_pages(eng, false);
 
-	if (now < expire)
+	if (now < expire || !dirty)
 		return 0;
-	return wb_writeback(eng, WB_REASON_PERIODIC, -1, now - expire);
+	return wb_writeback(eng, WB_REASON_PERIODIC, dirty, now - expire);
 }
 
 long nlru_flusher_run(struct nlru_engine *eng)
