@@ -181,9 +181,14 @@ static long write_expired(struct nlru_engine *eng)
 
 long nlru_flusher_run(struct nlru_engine *eng)
 {
+	long dirty;
+
 	if (!eng)
 		return -EINVAL;
-	return wb_writeback(eng, WB_REASON_BACKGROUND, -1, UINT64_MAX) + write_expired(eng);
+	/* One pass: no more than was dirty at the start, however fast others dirty pages. */
+	dirty = (long)global_dirty_pages(eng, false);
+	return (dirty ? wb_writeback(eng, WB_REASON_BACKGROUND, dirty, UINT64_MAX) : 0) +
+	       write_expired(eng);
 }
 
 /* Until work arrives, stop is asked, or the periodic wakeup is due.  Flusher locked. */
