@@ -318,7 +318,8 @@ NLRU_API int nlru_kswapd_run(struct nlru_engine *eng, int nid);
 /*
  * nlru_flusher_run - one pass of the flusher in the calling thread: write back dirty file
  * pages while the engine is over its dirty background threshold, then the files that have
- * been dirty for longer than dirty_expire_centisecs (by the engine's clock).  Returns the
+ * been dirty for longer than dirty_expire_centisecs (by the engine's clock); each part writes
+ * at most the pages that were dirty when it started, so the call ends.  Returns the
  * pages written, or -EINVAL for a NULL engine.  Write errors stay with their files, for
  * nlru_file_fsync() to report.  With the flusher tunable at 0 this is the only background
  * writeback; safe to call alongside the thread too.
