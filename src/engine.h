@@ -82,6 +82,25 @@ static inline uint64_t engine_now_ns(const struct nlru_engine *eng)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* @ns after @start: a deadline for a timed wait on a CLOCK_MONOTONIC condition variable. */
+static inline struct timespec timespec_after(struct timespec start, uint64_t ns)
+{
+	uint64_t nsec = (uint64_t)start.tv_nsec + ns % 1000000000ull;
+
+	start.tv_sec += (time_t)(ns / 1000000000ull + nsec / 1000000000ull);
+	start.tv_nsec = (long)(nsec % 1000000000ull);
+	return start;
+}
+
+/* @ns from now on CLOCK_MONOTONIC. */
+static inline struct timespec monotonic_after(uint64_t ns)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return timespec_after(now, ns);
+}
+
 #define for_each_online_pgdat(pgdat, eng, nid)                                                     \
 	for ((nid) = 0; (nid) < (eng)->nr_nodes && ((pgdat) = (eng)->node_data[nid]); (nid)++)
 

@@ -196,18 +196,13 @@ static void flusher_sleep(struct nlru_engine *eng, const struct timespec *last_p
 {
 	struct flusher *flusher = &eng->flusher;
 	long interval = eng->cfg.dirty_writeback_centisecs;
-	struct timespec deadline = *last_periodic;
+	struct timespec deadline =
+		timespec_after(*last_periodic, (uint64_t)interval * NSEC_PER_CENTISEC);
 
 	if (!interval) {
 		while (!flusher->stop && !flusher->background && !flusher->vmscan_pages)
 			pthread_cond_wait(&flusher->wake, &flusher->lock);
 		return;
-	}
-	deadline.tv_sec += interval / 100;
-	deadline.tv_nsec += (interval % 100) * (long)NSEC_PER_CENTISEC;
-	if (deadline.tv_nsec >= 1000000000L) {
-		deadline.tv_sec++;
-		deadline.tv_nsec -= 1000000000L;
 	}
 	while (!flusher->stop && !flusher->background && !flusher->vmscan_pages)
 		if (pthread_cond_timedwait(&flusher->wake, &flusher->lock, &deadline) == ETIMEDOUT)
@@ -335,16 +330,9 @@ uint64_t flusher_progress(struct nlru_engine *eng)
 bool flusher_wait_written(struct nlru_engine *eng, uint64_t seen, long ms)
 {
 	struct flusher *flusher = &eng->flusher;
-	struct timespec deadline;
+	struct timespec deadline = monotonic_after((uint64_t)ms * 1000000ull);
 	bool moved;
 
-	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_sec += ms / 1000;
-	deadline.tv_nsec += (ms % 1000) * 1000000L;
-	if (deadline.tv_nsec >= 1000000000L) {
-		deadline.tv_sec++;
-		deadline.tv_nsec -= 1000000000L;
-	}
 	pthread_mutex_lock(&flusher->lock);
 	while (flusher->chunks_written == seen && !flusher->stop)
 		if (pthread_cond_timedwait(&flusher->written, &flusher->lock, &deadline) == ETIMEDOUT)

@@ -199,15 +199,8 @@ static bool prepare_kswapd_sleep(struct pglist_data *pgdat, int order, int class
  */
 static void wait_real_ns(struct kswapd_state *ks, uint64_t ns)
 {
-	struct timespec deadline;
+	struct timespec deadline = monotonic_after(ns);
 
-	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_sec += (time_t)(ns / (1000 * NSEC_PER_MSEC));
-	deadline.tv_nsec += (long)(ns % (1000 * NSEC_PER_MSEC));
-	if (deadline.tv_nsec >= 1000 * NSEC_PER_MSEC) {
-		deadline.tv_sec++;
-		deadline.tv_nsec -= 1000 * NSEC_PER_MSEC;
-	}
 	pthread_cond_timedwait(&ks->wait, &ks->lock, &deadline);
 }
 
