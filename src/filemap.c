@@ -750,6 +750,31 @@ static void balance_dirty_pages_ratelimited(struct nlru_file *file, unsigned lon
 	balance_dirty_pages(file);
 }
 
+/*
+ * Copy @n bytes from @src into cached @page at @offset under the page lock (PG_locked as a bit
+ * spinlock), as Linux's write_begin/write_end hold it: two writers of the same page take
+ * turns, so a page written whole by both ends as one writer's, never a mix.  Readers do not
+ * take it, as in Linux.  A fresh page, filled before it enters the cache, needs none.
+ */
+static void write_cached_page(struct page *page, void *dst, const void *src, size_t n)
+{
+	const uint32_t locked = 1u << PG_locked;
+	unsigned int spins = 0;
+
+	while (__atomic_fetch_or(&page->flags, locked, __ATOMIC_ACQUIRE) & locked)
+		while (page_test(page, PG_locked)) {
+			if (++spins < SPIN_BEFORE_YIELD)
+				cpu_relax();
+			else
+				sched_yield();
+		}
+	if (n == PAGE_SIZE)
+		copy_page_nt(dst, src);
+	else
+		memcpy(dst, src, n);
+	__atomic_fetch_and(&page->flags, ~locked, __ATOMIC_RELEASE);
+}
+
 /* One whole page from @src into page @index of the file, dirty, referenced; NULL and *@err. */
 static struct page *overwrite_page(struct nlru_file *file, uint32_t index, const char *src,
 				   int *err)
@@ -760,7 +785,7 @@ static struct page *overwrite_page(struct nlru_file *file, uint32_t index, const
 	if (!page)
 		return NULL;
 	if (!filled)
-		memcpy(address_of(file->eng, page), src, PAGE_SIZE);
+		write_cached_page(page, address_of(file->eng, page), src, PAGE_SIZE);
 	spin_lock(&file->lock);
 	set_page_dirty(file, page);
 	spin_unlock(&file->lock);
@@ -805,7 +830,11 @@ static int write_whole_pages(struct nlru_file *file, uint32_t index, const char 
 			}
 			break;
 		}
-		copy_page_nt(address_of(eng, pages[i]), src + (size_t)i * PAGE_SIZE);
+		if (fresh[i])
+			copy_page_nt(address_of(eng, pages[i]), src + (size_t)i * PAGE_SIZE);
+		else
+			write_cached_page(pages[i], address_of(eng, pages[i]),
+					  src + (size_t)i * PAGE_SIZE, PAGE_SIZE);
 	}
 	written = n;
 	spin_lock(&file->lock);
@@ -872,7 +901,7 @@ long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len, uint6
 		page = get_cache_page(file, index, &err);
 		if (!page)
 			break;
-		memcpy((char *)address_of(file->eng, page) + in_page, src, n);
+		write_cached_page(page, (char *)address_of(file->eng, page) + in_page, src, n);
 		spin_lock(&file->lock);
 		set_page_dirty(file, page);
 		file->size = MAX(file->size, pos + n);
