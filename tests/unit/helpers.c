@@ -1,7 +1,10 @@
 /* Shared helpers of the unit tests. */
 #include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/lsan_interface.h>
@@ -227,4 +230,49 @@ void check_lru_invariants(struct nlru_engine *eng, bool only_anon_allocated)
 	cr_assert_leq(isolated, anon);
 	if (only_anon_allocated)
 		check_pages_accounted(eng, (anon - isolated) + isolated);
+}
+
+static char test_folder[] = "/tmp/nlru-test-XXXXXX";
+static bool test_folder_made;
+
+const char *test_dir(void)
+{
+	if (!test_folder_made)
+		cr_assert(test_folder_made = mkdtemp(test_folder) != NULL);
+	return test_folder;
+}
+
+const char *test_path(const char *name)
+{
+	static char path[4][256];
+	static int next;
+	char *p = path[next++ % 4];
+
+	snprintf(p, 256, "%s/%s", test_dir(), name);
+	return p;
+}
+
+void test_remove_dir(void)
+{
+	DIR *d;
+	struct dirent *e;
+	char path[512];
+
+	if (!test_folder_made || !(d = opendir(test_folder)))
+		return;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.') {
+			snprintf(path, sizeof(path), "%s/%s", test_folder, e->d_name);
+			unlink(path);
+		}
+	closedir(d);
+	rmdir(test_folder);
+}
+
+_Atomic uint64_t test_fake_now;
+
+uint64_t test_fake_clock(void *arg)
+{
+	(void)arg;
+	return atomic_load(&test_fake_now);
 }

@@ -61,6 +61,21 @@ struct nlru_engine *test_swap_engine(long node_mib, long swap_mib, bool kswapd);
 /* One event counter by its /proc/vmstat name (a 4.8 sum name works too). */
 int64_t vmstat_value(struct nlru_engine *eng, const char *name);
 
+/*
+ * A folder of the test's own under /tmp, made on first use (each Criterion test runs in a
+ * process of its own), and the path of @name in it: four buffers in turn.  Neither is for
+ * several threads at once: make the folder before starting threads, which then build their
+ * paths on test_dir().  test_remove_dir() removes
+ * the folder and its files: a suite's .fini.
+ */
+const char *test_dir(void);
+const char *test_path(const char *name);
+void test_remove_dir(void);
+
+/* An engine clock the test moves by hand: cfg.clock = test_fake_clock, then set test_fake_now. */
+extern _Atomic uint64_t test_fake_now;
+uint64_t test_fake_clock(void *arg);
+
 /* Blocks of each order on the free lists, summed over the engine. */
 void count_free_blocks(struct nlru_engine *eng, unsigned long blocks[NLRU_MAX_ORDER]);
 

@@ -3,7 +3,6 @@
  * failing writes, the 4.8 writeback rule, refault detection, and the shadow bound.
  */
 #include <criterion/criterion.h>
-#include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -17,40 +16,7 @@
 #include "filemap.h"
 #include "helpers.h"
 
-static char dir[] = "/tmp/nlru-filemap-XXXXXX";
-static bool dir_made;
-
-/* Each test runs in its own process and makes its own folder: remove it afterwards. */
-static void remove_dir(void)
-{
-	DIR *d;
-	struct dirent *e;
-	char path[512];
-
-	if (!dir_made || !(d = opendir(dir)))
-		return;
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.') {
-			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-			unlink(path);
-		}
-	closedir(d);
-	rmdir(dir);
-}
-
-TestSuite(filemap, .fini = remove_dir, .timeout = 120);
-
-static const char *path_of(const char *name)
-{
-	static char path[4][256];
-	static int next;
-	char *p = path[next++ % 4];
-
-	if (!dir_made)
-		cr_assert(dir_made = mkdtemp(dir) != NULL);
-	snprintf(p, 256, "%s/%s", dir, name);
-	return p;
-}
+TestSuite(filemap, .fini = test_remove_dir, .timeout = 120);
 
 static unsigned char byte_at(uint64_t pos, unsigned int seed)
 {
@@ -127,9 +93,9 @@ Test(filemap, copy_twice_memory_is_identical)
 {
 	struct nlru_engine *eng = test_swap_engine(8, 0, true);
 
-	make_file(path_of("src"), 16 << 20, 1);
-	copy_through(eng, path_of("src"), path_of("dst"), 100000);
-	expect_same_files(path_of("src"), path_of("dst"));
+	make_file(test_path("src"), 16 << 20, 1);
+	copy_through(eng, test_path("src"), test_path("dst"), 100000);
+	expect_same_files(test_path("src"), test_path("dst"));
 	cr_expect_gt(vmstat_value(eng, "pgsteal_kswapd") + vmstat_value(eng, "pgsteal_direct"), 0,
 		     "the cache was reclaimed on the way");
 	cr_expect_eq(vmstat_value(eng, "nr_file_pages"), 0, "closed files leave no pages");
@@ -164,9 +130,9 @@ Test(filemap, copy_through_pinned_pages_is_identical)
 	struct nlru_engine *eng = test_swap_engine(8, 0, true);
 
 	/* Twice the engine, and a tail that is not a whole page. */
-	make_file(path_of("src"), (16 << 20) + 1234, 4);
-	copy_pinned(eng, path_of("src"), path_of("dst"));
-	expect_same_files(path_of("src"), path_of("dst"));
+	make_file(test_path("src"), (16 << 20) + 1234, 4);
+	copy_pinned(eng, test_path("src"), test_path("dst"));
+	expect_same_files(test_path("src"), test_path("dst"));
 	cr_expect_gt(vmstat_value(eng, "pgsteal_kswapd") + vmstat_value(eng, "pgsteal_direct"), 0);
 	destroy_engine(eng);
 }
@@ -179,9 +145,9 @@ Test(filemap, pinned_file_pages_are_not_reclaimed)
 	unsigned char *p, *q;
 	char buf[4096];
 
-	make_file(path_of("small"), 10000, 5);
-	make_file(path_of("big"), 24 << 20, 6);
-	cr_assert_eq(nlru_file_open(eng, path_of("small"), O_RDWR, 0, 0, &f), 0);
+	make_file(test_path("small"), 10000, 5);
+	make_file(test_path("big"), 24 << 20, 6);
+	cr_assert_eq(nlru_file_open(eng, test_path("small"), O_RDWR, 0, 0, &f), 0);
 	cr_assert_eq(nlru_file_pin_page(f, 2, 0, (void **)&p), 0);
 	cr_expect_eq(p[0], byte_at(8192, 5));
 	cr_expect_eq(p[10000 - 8192 - 1], byte_at(9999, 5));
@@ -189,7 +155,7 @@ Test(filemap, pinned_file_pages_are_not_reclaimed)
 	/* Pinned twice, by a writer this time. */
 	cr_assert_eq(nlru_file_pin_page(f, 2, NLRU_PIN_WRITE, (void **)&q), 0);
 	cr_assert_eq(q, p);
-	cr_assert_eq(nlru_file_open(eng, path_of("big"), O_RDONLY, 0, 0, &big), 0);
+	cr_assert_eq(nlru_file_open(eng, test_path("big"), O_RDONLY, 0, 0, &big), 0);
 	for (uint64_t off = 0; off < (24 << 20); off += sizeof(buf))
 		cr_assert_eq(nlru_file_pread(big, buf, sizeof(buf), off), (long)sizeof(buf));
 	cr_assert_gt(vmstat_value(eng, "pgsteal_direct"), 0, "reclaim ran");
@@ -202,8 +168,8 @@ Test(filemap, pinned_file_pages_are_not_reclaimed)
 	cr_expect_eq(nlru_file_unpin_page(f, 2, 0), -EINVAL, "no pin left");
 	cr_assert_eq(nlru_file_close(f), 0);
 	cr_assert_eq(nlru_file_close(big), 0);
-	cr_expect_eq(file_size(path_of("small")), 10001, "the write grew the file by one byte");
-	int fd = open(path_of("small"), O_RDONLY);
+	cr_expect_eq(file_size(test_path("small")), 10001, "the write grew the file by one byte");
+	int fd = open(test_path("small"), O_RDONLY);
 	cr_assert_eq(pread(fd, buf, 2, 9999), 2);
 	cr_expect_eq((unsigned char)buf[0], byte_at(9999, 5));
 	cr_expect_eq(buf[1], 'X');
@@ -217,9 +183,9 @@ Test(filemap, pin_bad_input_changes_nothing)
 	struct nlru_file *ro, *rw;
 	void *p;
 
-	make_file(path_of("f"), 8192, 7);
-	cr_assert_eq(nlru_file_open(eng, path_of("f"), O_RDONLY, 0, 0, &ro), 0);
-	cr_assert_eq(nlru_file_open(eng, path_of("f"), O_RDWR, 0, 0, &rw), 0);
+	make_file(test_path("f"), 8192, 7);
+	cr_assert_eq(nlru_file_open(eng, test_path("f"), O_RDONLY, 0, 0, &ro), 0);
+	cr_assert_eq(nlru_file_open(eng, test_path("f"), O_RDWR, 0, 0, &rw), 0);
 	cr_expect_eq(nlru_file_pin_page(ro, 0, NLRU_PIN_WRITE, &p), -EBADF);
 	cr_expect(strstr(test_log_last, "read-only"), "%s", test_log_last);
 	cr_expect_eq(nlru_file_pin_page(rw, 0, 1u << 7, &p), -EINVAL);
@@ -239,7 +205,7 @@ Test(filemap, pin_bad_input_changes_nothing)
 	cr_expect_eq(vmstat_value(eng, "nr_dirty"), 0, "nothing was written");
 	cr_assert_eq(nlru_file_close(ro), 0);
 	cr_assert_eq(nlru_file_close(rw), 0);
-	cr_expect_eq(file_size(path_of("f")), 8192);
+	cr_expect_eq(file_size(test_path("f")), 8192);
 	destroy_engine(eng);
 }
 
@@ -275,12 +241,12 @@ Test(filemap, copy_with_an_anon_hog_running)
 	struct hog h = {eng, &stop, 0};
 	pthread_t tid;
 
-	make_file(path_of("src2"), 16 << 20, 2);
+	make_file(test_path("src2"), 16 << 20, 2);
 	cr_assert_eq(pthread_create(&tid, NULL, hog_main, &h), 0);
-	copy_through(eng, path_of("src2"), path_of("dst2"), 65536 + 123);
+	copy_through(eng, test_path("src2"), test_path("dst2"), 65536 + 123);
 	atomic_store(&stop, true);
 	pthread_join(tid, NULL);
-	expect_same_files(path_of("src2"), path_of("dst2"));
+	expect_same_files(test_path("src2"), test_path("dst2"));
 	cr_expect_eq(h.bad, 0, "the hog's memory stayed intact");
 	destroy_engine(eng);
 }
@@ -319,7 +285,7 @@ Test(filemap, concurrent_whole_page_writers_never_mix)
 	unsigned char page[4096];
 	uint64_t pages = 4096; /* twice the engine: pages come and go while they race */
 
-	cr_assert_eq(nlru_file_open(eng, path_of("race"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f),
+	cr_assert_eq(nlru_file_open(eng, test_path("race"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f),
 		     0);
 	for (int i = 0; i < 2; i++) {
 		r[i] = (struct racer){f, (unsigned char)(0xa0 + i), pages};
@@ -336,7 +302,7 @@ Test(filemap, concurrent_whole_page_writers_never_mix)
 				     (unsigned long long)p, b);
 	}
 	cr_assert_eq(nlru_file_close(f), 0);
-	cr_expect_eq(file_size(path_of("race")), pages * 4096);
+	cr_expect_eq(file_size(test_path("race")), pages * 4096);
 	destroy_engine(eng);
 }
 
@@ -346,8 +312,8 @@ Test(filemap, pread_pwrite_semantics)
 	struct nlru_file *f, *ro;
 	char buf[10000], back[10000];
 
-	make_file(path_of("sem"), 5000, 3);
-	cr_assert_eq(nlru_file_open(eng, path_of("sem"), O_RDWR, 0, 0, &f), 0);
+	make_file(test_path("sem"), 5000, 3);
+	cr_assert_eq(nlru_file_open(eng, test_path("sem"), O_RDWR, 0, 0, &f), 0);
 	/* A read across a page boundary and past the end comes back short. */
 	cr_expect_eq(nlru_file_pread(f, buf, 4000, 3000), 2000);
 	for (int i = 0; i < 2000; i++)
@@ -366,12 +332,12 @@ Test(filemap, pread_pwrite_semantics)
 	cr_expect_eq(vmstat_value(eng, "nr_dirty"), 0);
 	cr_assert_eq(nlru_file_close(f), 0);
 	/* Read-only files refuse writes. */
-	cr_assert_eq(nlru_file_open(eng, path_of("sem"), O_RDONLY, 0, 0, &ro), 0);
+	cr_assert_eq(nlru_file_open(eng, test_path("sem"), O_RDONLY, 0, 0, &ro), 0);
 	cr_expect_eq(nlru_file_pwrite(ro, buf, 10, 0), -EBADF);
 	cr_expect_eq(nlru_file_pread(ro, back, 100, 20000), 100);
 	cr_expect_eq(memcmp(back, buf, 100), 0, "the write reached the real file");
 	cr_assert_eq(nlru_file_close(ro), 0);
-	cr_expect_eq(nlru_file_open(eng, path_of("no/such/dir/file"), O_RDONLY, 0, 0, &ro),
+	cr_expect_eq(nlru_file_open(eng, test_path("no/such/dir/file"), O_RDONLY, 0, 0, &ro),
 		     -ENOENT);
 	destroy_engine(eng);
 }
@@ -381,9 +347,9 @@ Test(filemap, direct_reclaim_never_writes_file_pages)
 {
 	struct nlru_engine *eng = test_swap_engine(8, 0, false);
 
-	make_file(path_of("src3"), 12 << 20, 4);
-	copy_through(eng, path_of("src3"), path_of("dst3"), 4096);
-	expect_same_files(path_of("src3"), path_of("dst3"));
+	make_file(test_path("src3"), 12 << 20, 4);
+	copy_through(eng, test_path("src3"), test_path("dst3"), 4096);
+	expect_same_files(test_path("src3"), test_path("dst3"));
 	cr_expect_eq(vmstat_value(eng, "nr_vmscan_write"), 0);
 	cr_expect_gt(vmstat_value(eng, "pgsteal_direct"), 0);
 	cr_expect_eq(vmstat_value(eng, "nr_written"), vmstat_value(eng, "nr_dirtied"));
@@ -398,14 +364,14 @@ Test(filemap, destroy_flushes_files_left_open)
 	char buf[4096];
 
 	memset(buf, 'q', sizeof(buf));
-	cr_assert_eq(nlru_file_open(eng, path_of("left"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f),
+	cr_assert_eq(nlru_file_open(eng, test_path("left"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f),
 		     0);
 	for (int i = 0; i < 100; i++)
 		cr_assert_eq(nlru_file_pwrite(f, buf, sizeof(buf), (uint64_t)i * 4096), 4096);
 	cr_expect_gt(vmstat_value(eng, "nr_dirty"), 0);
 	destroy_engine(eng);
 	cr_expect(strstr(test_log_last, "left open"), "%s", test_log_last);
-	int fd = open(path_of("left"), O_RDONLY);
+	int fd = open(test_path("left"), O_RDONLY);
 	cr_assert(fd >= 0);
 	cr_expect_eq(lseek(fd, 0, SEEK_END), 100 * 4096);
 	close(fd);
@@ -421,7 +387,7 @@ Test(filemap, failed_writeback_keeps_the_data)
 
 	signal(SIGXFSZ, SIG_IGN); /* writes past the limit fail with EFBIG instead */
 	memset(buf, 'w', sizeof(buf));
-	cr_assert_eq(nlru_file_open(eng, path_of("big"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f),
+	cr_assert_eq(nlru_file_open(eng, test_path("big"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f),
 		     0);
 	for (int i = 0; i < 64; i++)
 		cr_assert_eq(nlru_file_pwrite(f, buf, sizeof(buf), (uint64_t)i * 4096), 4096);
@@ -433,7 +399,7 @@ Test(filemap, failed_writeback_keeps_the_data)
 	cr_assert_eq(setrlimit(RLIMIT_FSIZE, &big), 0);
 	cr_expect_eq(nlru_file_fsync(f), -EFBIG, "fsync reports the earlier error once");
 	cr_assert_eq(nlru_file_close(f), 0);
-	int fd = open(path_of("big"), O_RDONLY);
+	int fd = open(test_path("big"), O_RDONLY);
 	cr_expect_eq(lseek(fd, 0, SEEK_END), 64 * 4096, "everything reached the file");
 	close(fd);
 	destroy_engine(eng);
@@ -449,10 +415,10 @@ Test(filemap, refaults_are_detected_and_recent_ones_activated)
 	struct nlru_file *hot, *s;
 	char buf[4096];
 
-	make_file(path_of("hot"), 256 * 4096, 5);
-	make_file(path_of("stream"), 4096 * 4096, 6);
-	cr_assert_eq(nlru_file_open(eng, path_of("hot"), O_RDONLY, 0, 0, &hot), 0);
-	cr_assert_eq(nlru_file_open(eng, path_of("stream"), O_RDONLY, 0, 0, &s), 0);
+	make_file(test_path("hot"), 256 * 4096, 5);
+	make_file(test_path("stream"), 4096 * 4096, 6);
+	cr_assert_eq(nlru_file_open(eng, test_path("hot"), O_RDONLY, 0, 0, &hot), 0);
+	cr_assert_eq(nlru_file_open(eng, test_path("stream"), O_RDONLY, 0, 0, &s), 0);
 	for (int pass = 0; pass < 2; pass++)
 		for (uint64_t p = 0; p < 256; p++)
 			cr_assert_eq(nlru_file_pread(hot, buf, 4096, p * 4096), 4096);
@@ -479,8 +445,8 @@ Test(filemap, shadow_entries_are_bounded)
 	char buf[65536];
 	long shadows, file_pages;
 
-	make_file(path_of("huge"), 64 << 20, 7);
-	cr_assert_eq(nlru_file_open(eng, path_of("huge"), O_RDONLY, 0, 0, &s), 0);
+	make_file(test_path("huge"), 64 << 20, 7);
+	cr_assert_eq(nlru_file_open(eng, test_path("huge"), O_RDONLY, 0, 0, &s), 0);
 	for (uint64_t off = 0; off < (64u << 20); off += sizeof(buf))
 		cr_assert_eq(nlru_file_pread(s, buf, sizeof(buf), off), (long)sizeof(buf));
 	shadows = atomic_load(&NODE_DATA(eng, 0)->nr_shadows);
@@ -501,7 +467,7 @@ Test(filemap, injected_writeback_errors_are_reported_once)
 	struct nlru_file *f;
 	char buf[4096];
 
-	cr_assert_eq(nlru_file_open(eng, path_of("inj"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f),
+	cr_assert_eq(nlru_file_open(eng, test_path("inj"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f),
 		     0);
 	for (int i = 0; i < 20; i++) {
 		memset(buf, 'a' + i, sizeof(buf));
@@ -520,7 +486,7 @@ Test(filemap, injected_writeback_errors_are_reported_once)
 	cr_expect_eq(vmstat_value(eng, "nr_dirtied"), 20);
 	cr_expect_eq(vmstat_value(eng, "nr_written"), 20);
 	cr_assert_eq(nlru_file_close(f), 0);
-	int fd = open(path_of("inj"), O_RDONLY);
+	int fd = open(test_path("inj"), O_RDONLY);
 	for (int i = 0; i < 20; i++) {
 		cr_assert_eq(pread(fd, buf, sizeof(buf), (off_t)i * 4096), 4096);
 		cr_expect_eq(buf[100], 'a' + i, "page %d", i);
@@ -537,15 +503,15 @@ Test(filemap, bad_input_changes_nothing)
 
 	cr_expect_eq(nlru_file_open(eng, "/tmp", O_RDONLY, 0, 0, &f), -EISDIR);
 	cr_expect(strstr(test_log_last, "directory"), "%s", test_log_last);
-	cr_expect_eq(nlru_file_open(eng, path_of("absent"), O_RDONLY, 0, 0, &f), -ENOENT);
-	cr_expect_eq(nlru_file_open(eng, path_of("x"), O_RDONLY, 0, 5, &f), -EINVAL, "bad node");
-	make_file(path_of("wo"), 8192, 9);
-	cr_assert_eq(nlru_file_open(eng, path_of("wo"), O_WRONLY, 0, 0, &f), 0);
+	cr_expect_eq(nlru_file_open(eng, test_path("absent"), O_RDONLY, 0, 0, &f), -ENOENT);
+	cr_expect_eq(nlru_file_open(eng, test_path("x"), O_RDONLY, 0, 5, &f), -EINVAL, "bad node");
+	make_file(test_path("wo"), 8192, 9);
+	cr_assert_eq(nlru_file_open(eng, test_path("wo"), O_WRONLY, 0, 0, &f), 0);
 	cr_expect_eq(nlru_file_pread(f, buf, sizeof(buf), 0), -EBADF);
 	/* A partial write of a write-only file still reads the rest of the page in. */
 	cr_expect_eq(nlru_file_pwrite(f, "ZZ", 2, 100), 2);
 	cr_assert_eq(nlru_file_close(f), 0);
-	int fd = open(path_of("wo"), O_RDONLY);
+	int fd = open(test_path("wo"), O_RDONLY);
 	cr_assert_eq(pread(fd, buf, 100, 50), 100);
 	cr_expect_eq(buf[50], 'Z');
 	cr_expect_eq((unsigned char)buf[0], byte_at(50, 9), "the bytes around it are intact");
@@ -564,9 +530,9 @@ Test(filemap, unreadable_file_is_refused_with_eacces)
 	int status;
 	pid_t pid;
 
-	make_file(path_of("secret"), 4096, 3);
-	cr_assert_eq(chmod(path_of("secret"), 0600), 0);
-	cr_assert_eq(chmod(dir, 0755), 0);
+	make_file(test_path("secret"), 4096, 3);
+	cr_assert_eq(chmod(test_path("secret"), 0600), 0);
+	cr_assert_eq(chmod(test_dir(), 0755), 0);
 	pid = fork();
 	cr_assert_geq(pid, 0);
 	if (pid == 0) {
@@ -576,7 +542,7 @@ Test(filemap, unreadable_file_is_refused_with_eacces)
 
 		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
 			_exit(77);
-		r = nlru_file_open(eng, path_of("secret"), O_RDONLY, 0, 0, &f);
+		r = nlru_file_open(eng, test_path("secret"), O_RDONLY, 0, 0, &f);
 		_exit(r == -EACCES && !f && strstr(test_log_last, "secret") &&
 			      strstr(test_log_last, "Permission denied")
 		      ? 0 : 1);
@@ -599,10 +565,10 @@ Test(filemap, working_set_is_activated_streaming_is_not)
 	char buf[65536];
 	int64_t activated;
 
-	make_file(path_of("ws"), 1024 * 4096, 10);
-	make_file(path_of("st"), 6144 * 4096, 11);
-	cr_assert_eq(nlru_file_open(eng, path_of("ws"), O_RDONLY, 0, 0, &ws), 0);
-	cr_assert_eq(nlru_file_open(eng, path_of("st"), O_RDONLY, 0, 0, &st), 0);
+	make_file(test_path("ws"), 1024 * 4096, 10);
+	make_file(test_path("st"), 6144 * 4096, 11);
+	cr_assert_eq(nlru_file_open(eng, test_path("ws"), O_RDONLY, 0, 0, &ws), 0);
+	cr_assert_eq(nlru_file_open(eng, test_path("st"), O_RDONLY, 0, 0, &st), 0);
 	for (int pass = 0; pass < 2; pass++)
 		for (uint64_t off = 0; off < 1024 * 4096; off += sizeof(buf))
 			cr_assert_eq(nlru_file_pread(ws, buf, sizeof(buf), off), (long)sizeof(buf));
@@ -651,7 +617,7 @@ Test(filemap, kswapd_writes_dirty_pages_once_the_node_is_dirty)
 	cfg.dirty_background_ratio = 99;
 	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0);
 	memset(buf, 'd', sizeof(buf));
-	cr_assert_eq(nlru_file_open(eng, path_of("dirty"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f),
+	cr_assert_eq(nlru_file_open(eng, test_path("dirty"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f),
 		     0);
 	/*
 	 * Dirty pages until no zone is balanced for the page cache's Movable classzone (4.8's
@@ -673,7 +639,7 @@ Test(filemap, kswapd_writes_dirty_pages_once_the_node_is_dirty)
 	cr_expect_gt(vmstat_value(eng, "nr_vmscan_immediate_reclaim"), 0,
 		     "before the node was flagged, dirty pages were passed over");
 	cr_assert_eq(nlru_file_close(f), 0);
-	int fd = open(path_of("dirty"), O_RDONLY);
+	int fd = open(test_path("dirty"), O_RDONLY);
 	cr_expect_eq(lseek(fd, 0, SEEK_END), (off_t)page * 4096);
 	close(fd);
 	destroy_engine(eng);

@@ -14,40 +14,7 @@
 #include "helpers.h"
 #include "page_writeback.h"
 
-TestSuite(flusher, .timeout = 120);
-
-static char dir[] = "/tmp/nlru-flusher-XXXXXX";
-
-static void make_dir(void)
-{
-	cr_assert(mkdtemp(dir) != NULL);
-}
-
-static void remove_dir(void)
-{
-	char cmd[64];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	if (system(cmd))
-		cr_log_warn("could not remove %s", dir);
-}
-
-static const char *path_of(const char *name)
-{
-	static char path[4][256];
-	static int next;
-	char *p = path[next++ % 4];
-
-	snprintf(p, 256, "%s/%s", dir, name);
-	return p;
-}
-
-static _Atomic uint64_t fake_now;
-
-static uint64_t fake_clock(void *arg)
-{
-	return atomic_load(&fake_now);
-}
+TestSuite(flusher, .fini = test_remove_dir, .timeout = 120);
 
 #define SEC 1000000000ull
 
@@ -64,7 +31,7 @@ static struct nlru_engine *flusher_engine(long node_mib, bool thread, bool fake_
 	cfg.dirty_ratio = 20;
 	cfg.dirty_background_ratio = 10;
 	if (fake_time)
-		cfg.clock = fake_clock;
+		cfg.clock = test_fake_clock;
 	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "%s", test_log_last);
 	return eng;
 }
@@ -114,8 +81,7 @@ static void expect_on_disk(const char *path, uint64_t n)
 }
 
 /* Over the background threshold: one pass writes down to it, and no further. */
-Test(flusher, background_writeback_stops_at_the_background_threshold, .init = make_dir,
-     .fini = remove_dir)
+Test(flusher, background_writeback_stops_at_the_background_threshold)
 {
 	struct nlru_engine *eng = flusher_engine(16, false, false);
 	unsigned long background = background_thresh(eng);
@@ -124,7 +90,7 @@ Test(flusher, background_writeback_stops_at_the_background_threshold, .init = ma
 	long written;
 
 	cr_assert_lt(pages, dirty_limit(eng), "the writer stays under the limit");
-	cr_assert_eq(nlru_file_open(eng, path_of("bg"), O_RDWR | O_CREAT, 0600, 0, &f), 0);
+	cr_assert_eq(nlru_file_open(eng, test_path("bg"), O_RDWR | O_CREAT, 0600, 0, &f), 0);
 	write_pages(f, 0, pages);
 	cr_expect_eq(vmstat_value(eng, "nr_dirty"), (int64_t)pages, "no thread: nothing written yet");
 	written = nlru_flusher_run(eng);
@@ -135,12 +101,12 @@ Test(flusher, background_writeback_stops_at_the_background_threshold, .init = ma
 	cr_expect_gt(vmstat_value(eng, "nr_dirty") + 1024, (int64_t)background, "not much below");
 	cr_expect_eq(nlru_flusher_run(eng), 0, "under the threshold, nothing expired: no work");
 	cr_assert_eq(nlru_file_close(f), 0);
-	expect_on_disk(path_of("bg"), pages);
+	expect_on_disk(test_path("bg"), pages);
 	destroy_engine(eng);
 }
 
 /* Dirty pages far apart (a sparse file): the flusher finds them all the same. */
-Test(flusher, sparse_dirty_pages_are_found, .init = make_dir, .fini = remove_dir)
+Test(flusher, sparse_dirty_pages_are_found)
 {
 	struct nlru_engine *eng = flusher_engine(16, false, false);
 	unsigned long background = background_thresh(eng);
@@ -149,7 +115,7 @@ Test(flusher, sparse_dirty_pages_are_found, .init = make_dir, .fini = remove_dir
 	char buf[4096];
 	int fd;
 
-	cr_assert_eq(nlru_file_open(eng, path_of("sparse"), O_RDWR | O_CREAT, 0600, 0, &f), 0);
+	cr_assert_eq(nlru_file_open(eng, test_path("sparse"), O_RDWR | O_CREAT, 0600, 0, &f), 0);
 	for (uint64_t i = 0; i < pages; i++) {
 		memset(buf, (int)(i + 1), sizeof(buf));
 		cr_assert_eq(nlru_file_pwrite(f, buf, sizeof(buf), i * stride * 4096), 4096);
@@ -158,7 +124,7 @@ Test(flusher, sparse_dirty_pages_are_found, .init = make_dir, .fini = remove_dir
 	cr_expect_leq(vmstat_value(eng, "nr_dirty"), (int64_t)background);
 	cr_expect_eq(vmstat_value(eng, "nr_written") + vmstat_value(eng, "nr_dirty"), (int64_t)pages);
 	cr_assert_eq(nlru_file_close(f), 0);
-	fd = open(path_of("sparse"), O_RDONLY);
+	fd = open(test_path("sparse"), O_RDONLY);
 	cr_assert(fd >= 0);
 	for (uint64_t i = 0; i < pages; i++) {
 		cr_assert_eq(pread(fd, buf, sizeof(buf), (off_t)(i * stride * 4096)), 4096);
@@ -169,53 +135,53 @@ Test(flusher, sparse_dirty_pages_are_found, .init = make_dir, .fini = remove_dir
 }
 
 /* kupdate: by the engine's clock, only files dirty for longer than dirty_expire_centisecs. */
-Test(flusher, periodic_writeback_takes_only_expired_files, .init = make_dir, .fini = remove_dir)
+Test(flusher, periodic_writeback_takes_only_expired_files)
 {
 	struct nlru_engine *eng;
 	struct nlru_file *old, *young;
 
-	atomic_store(&fake_now, 1000 * SEC);
+	atomic_store(&test_fake_now, 1000 * SEC);
 	eng = flusher_engine(16, false, true);
-	cr_assert_eq(nlru_file_open(eng, path_of("old"), O_RDWR | O_CREAT, 0600, 0, &old), 0);
-	cr_assert_eq(nlru_file_open(eng, path_of("young"), O_RDWR | O_CREAT, 0600, 0, &young), 0);
+	cr_assert_eq(nlru_file_open(eng, test_path("old"), O_RDWR | O_CREAT, 0600, 0, &old), 0);
+	cr_assert_eq(nlru_file_open(eng, test_path("young"), O_RDWR | O_CREAT, 0600, 0, &young), 0);
 	write_pages(old, 0, 10);
-	atomic_store(&fake_now, 1020 * SEC);
+	atomic_store(&test_fake_now, 1020 * SEC);
 	write_pages(young, 0, 20);
 	write_pages(old, 10, 5); /* more pages of a dirty file do not make it younger */
-	atomic_store(&fake_now, 1029 * SEC);
+	atomic_store(&test_fake_now, 1029 * SEC);
 	cr_expect_eq(nlru_flusher_run(eng), 0, "29 s: nothing has expired (30 s)");
-	atomic_store(&fake_now, 1031 * SEC);
+	atomic_store(&test_fake_now, 1031 * SEC);
 	cr_expect_eq(nlru_flusher_run(eng), 15, "31 s: the old file, all of it");
 	cr_expect_eq(vmstat_value(eng, "nr_dirty"), 20);
-	expect_on_disk(path_of("old"), 15);
+	expect_on_disk(test_path("old"), 15);
 	/* Dirty again: its clock starts again. */
 	write_pages(old, 0, 1);
-	atomic_store(&fake_now, 1051 * SEC);
+	atomic_store(&test_fake_now, 1051 * SEC);
 	cr_expect_eq(nlru_flusher_run(eng), 20, "51 s: the young file, 31 s old now");
-	atomic_store(&fake_now, 1062 * SEC);
+	atomic_store(&test_fake_now, 1062 * SEC);
 	cr_expect_eq(nlru_flusher_run(eng), 1, "62 s: the old file's new page");
 	cr_expect_eq(vmstat_value(eng, "nr_dirty"), 0);
-	expect_on_disk(path_of("young"), 20);
+	expect_on_disk(test_path("young"), 20);
 	cr_assert_eq(nlru_file_close(old), 0);
 	cr_assert_eq(nlru_file_close(young), 0);
 	destroy_engine(eng);
 }
 
 /* The thread cleans a file over the background threshold without being asked. */
-Test(flusher, the_thread_writes_in_the_background, .init = make_dir, .fini = remove_dir)
+Test(flusher, the_thread_writes_in_the_background)
 {
 	struct nlru_engine *eng = flusher_engine(16, true, false);
 	unsigned long background = background_thresh(eng);
 	struct nlru_file *f;
 	uint64_t pages = 3 * background / 2;
 
-	cr_assert_eq(nlru_file_open(eng, path_of("thread"), O_RDWR | O_CREAT, 0600, 0, &f), 0);
+	cr_assert_eq(nlru_file_open(eng, test_path("thread"), O_RDWR | O_CREAT, 0600, 0, &f), 0);
 	write_pages(f, 0, pages);
 	/* No deadline on how soon: only that it happens (the suite's timeout guards a hang). */
 	while (vmstat_value(eng, "nr_dirty") > (int64_t)background)
 		usleep(1000);
 	cr_expect_gt(vmstat_value(eng, "nr_written"), 0);
-	expect_on_disk(path_of("thread"), pages - background);
+	expect_on_disk(test_path("thread"), pages - background);
 	cr_assert_eq(nlru_file_close(f), 0);
 	destroy_engine(eng);
 }
@@ -235,7 +201,7 @@ static void writer_stays_under_the_limit(bool thread)
 	struct nlru_file *f;
 
 	cr_assert_lt(pages, 32 * 256 * 3 / 4, "the file fits: no reclaim in this test");
-	cr_assert_eq(nlru_file_open(eng, path_of("limit"), O_RDWR | O_CREAT, 0600, 0, &f), 0);
+	cr_assert_eq(nlru_file_open(eng, test_path("limit"), O_RDWR | O_CREAT, 0600, 0, &f), 0);
 	for (uint64_t off = 0; off < pages * 4096; off += sizeof(buf)) {
 		int64_t dirty;
 
@@ -250,13 +216,12 @@ static void writer_stays_under_the_limit(bool thread)
 	destroy_engine(eng);
 }
 
-Test(flusher, writers_over_the_limit_wait_for_the_flusher, .init = make_dir, .fini = remove_dir)
+Test(flusher, writers_over_the_limit_wait_for_the_flusher)
 {
 	writer_stays_under_the_limit(true);
 }
 
-Test(flusher, writers_over_the_limit_write_back_without_a_flusher, .init = make_dir,
-     .fini = remove_dir)
+Test(flusher, writers_over_the_limit_write_back_without_a_flusher)
 {
 	writer_stays_under_the_limit(false);
 }
@@ -266,7 +231,7 @@ Test(flusher, writers_over_the_limit_write_back_without_a_flusher, .init = make_
  * write the dirty pages it meets (4.8) and nothing else would.  It wakes the flusher, which
  * cleans them, and a file twice the engine's memory goes through.
  */
-Test(flusher, direct_reclaim_wakes_the_flusher, .init = make_dir, .fini = remove_dir)
+Test(flusher, direct_reclaim_wakes_the_flusher)
 {
 	struct nlru_engine *eng;
 	struct nlru_config cfg;
@@ -280,26 +245,25 @@ Test(flusher, direct_reclaim_wakes_the_flusher, .init = make_dir, .fini = remove
 	cfg.dirty_ratio = 100;
 	cfg.dirty_background_ratio = 99;
 	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0);
-	cr_assert_eq(nlru_file_open(eng, path_of("pressure"), O_RDWR | O_CREAT, 0600, 0, &f), 0);
+	cr_assert_eq(nlru_file_open(eng, test_path("pressure"), O_RDWR | O_CREAT, 0600, 0, &f), 0);
 	write_pages(f, 0, pages);
 	cr_expect_gt(vmstat_value(eng, "allocstall_movable"), 0, "direct reclaim ran");
 	cr_expect_gt(vmstat_value(eng, "nr_written"), 0, "the flusher wrote before close");
 	cr_expect_eq(vmstat_value(eng, "nr_vmscan_write"), 0, "reclaim itself wrote nothing");
 	cr_assert_eq(nlru_file_close(f), 0);
-	expect_on_disk(path_of("pressure"), pages);
+	expect_on_disk(test_path("pressure"), pages);
 	destroy_engine(eng);
 }
 
 /* Failed writes: the pages stay dirty, the pass goes on, fsync reports the error once. */
-Test(flusher, failed_background_writes_keep_the_pages_for_fsync, .init = make_dir,
-     .fini = remove_dir)
+Test(flusher, failed_background_writes_keep_the_pages_for_fsync)
 {
 	struct nlru_engine *eng = flusher_engine(16, false, false);
 	unsigned long background = background_thresh(eng);
 	struct nlru_file *bad, *good;
 
-	cr_assert_eq(nlru_file_open(eng, path_of("bad"), O_RDWR | O_CREAT, 0600, 0, &bad), 0);
-	cr_assert_eq(nlru_file_open(eng, path_of("good"), O_RDWR | O_CREAT, 0600, 0, &good), 0);
+	cr_assert_eq(nlru_file_open(eng, test_path("bad"), O_RDWR | O_CREAT, 0600, 0, &bad), 0);
+	cr_assert_eq(nlru_file_open(eng, test_path("good"), O_RDWR | O_CREAT, 0600, 0, &good), 0);
 	write_pages(bad, 0, background);
 	write_pages(good, 0, background);
 	filemap_inject_write_errors(bad, ENOSPC, 1000000);
@@ -311,8 +275,8 @@ Test(flusher, failed_background_writes_keep_the_pages_for_fsync, .init = make_di
 	cr_expect_eq(nlru_file_fsync(bad), 0, "once");
 	cr_assert_eq(nlru_file_close(bad), 0);
 	cr_assert_eq(nlru_file_close(good), 0);
-	expect_on_disk(path_of("bad"), background);
-	expect_on_disk(path_of("good"), background);
+	expect_on_disk(test_path("bad"), background);
+	expect_on_disk(test_path("good"), background);
 	destroy_engine(eng);
 }
 
@@ -325,12 +289,12 @@ struct churn {
 static void *churn_main(void *arg)
 {
 	struct churn *c = arg;
-	char path[256]; /* not path_of(): its buffers are not the threads' own */
+	char path[256]; /* not test_path(): its buffers are not the threads' own */
 
 	for (int round = 0; round < 20; round++) {
 		struct nlru_file *f;
 
-		snprintf(path, sizeof(path), "%s/churn-%d-%d", dir, c->id, round % 3);
+		snprintf(path, sizeof(path), "%s/churn-%d-%d", test_dir(), c->id, round % 3);
 		cr_assert_eq(nlru_file_open(c->eng, path, O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f),
 			     0);
 		write_pages(f, 0, 300);
@@ -341,7 +305,7 @@ static void *churn_main(void *arg)
 }
 
 /* Files closed while the flusher writes them: nothing lost, nothing used after close. */
-Test(flusher, files_close_while_the_flusher_writes, .init = make_dir, .fini = remove_dir)
+Test(flusher, files_close_while_the_flusher_writes)
 {
 	struct nlru_engine *eng;
 	struct nlru_config cfg;
@@ -353,6 +317,7 @@ Test(flusher, files_close_while_the_flusher_writes, .init = make_dir, .fini = re
 	cfg.flusher = 1;
 	cfg.dirty_background_ratio = 1; /* the flusher works all the time */
 	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0);
+	test_dir(); /* made here, before the threads use it */
 	for (int i = 0; i < 3; i++) {
 		c[i] = (struct churn){eng, i};
 		cr_assert_eq(pthread_create(&tid[i], NULL, churn_main, &c[i]), 0);

@@ -175,13 +175,6 @@ Test(kswapd, destroy_while_kswapd_and_threads_are_busy)
 	destroy_engine(eng);
 }
 
-static _Atomic uint64_t fake_now;
-
-static uint64_t fake_clock(void *arg)
-{
-	return atomic_load(&fake_now);
-}
-
 static bool kswapd_waiting(struct kswapd_state *ks)
 {
 	bool waiting;
@@ -204,7 +197,7 @@ Test(kswapd, woken_during_the_nap_counts_low_wmark_hit_quickly)
 	struct kswapd_state *ks;
 
 	test_config(&cfg, 16, NULL);
-	cfg.clock = fake_clock;
+	cfg.clock = test_fake_clock;
 	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0);
 	ks = &NODE_DATA(eng, 0)->kswapd;
 	while (!kswapd_waiting(ks))
@@ -220,6 +213,6 @@ Test(kswapd, woken_during_the_nap_counts_low_wmark_hit_quickly)
 	cr_expect_eq(vmstat_value(eng, "nlru_kswapd_wakeup"), 1);
 	give_back(&normal);
 	give_back(&dma32);
-	atomic_store(&fake_now, 1000000000ull);
+	atomic_store(&test_fake_now, 1000000000ull);
 	destroy_engine(eng);
 }
