@@ -758,21 +758,12 @@ static void balance_dirty_pages_ratelimited(struct nlru_file *file, unsigned lon
  */
 static void write_cached_page(struct page *page, void *dst, const void *src, size_t n)
 {
-	const uint32_t locked = 1u << PG_locked;
-	unsigned int spins = 0;
-
-	while (__atomic_fetch_or(&page->flags, locked, __ATOMIC_ACQUIRE) & locked)
-		while (page_test(page, PG_locked)) {
-			if (++spins < SPIN_BEFORE_YIELD)
-				cpu_relax();
-			else
-				sched_yield();
-		}
+	bit_spin_lock(&page->flags, PG_locked);
 	if (n == PAGE_SIZE)
 		copy_page_nt(dst, src);
 	else
 		memcpy(dst, src, n);
-	__atomic_fetch_and(&page->flags, ~locked, __ATOMIC_RELEASE);
+	bit_spin_unlock(&page->flags, PG_locked);
 }
 
 /* One whole page from @src into page @index of the file, dirty, referenced; NULL and *@err. */

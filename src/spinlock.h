@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "debug.h"
 
@@ -57,6 +58,26 @@ static inline void spin_lock(struct spinlock *lock)
 static inline void spin_unlock(struct spinlock *lock)
 {
 	atomic_store_explicit(&lock->locked, 0, memory_order_release);
+}
+
+/* bit_spin_lock(): bit @bit of *@word as a lock, with the same spin-then-yield as spin_lock(). */
+static inline void bit_spin_lock(uint32_t *word, unsigned int bit)
+{
+	const uint32_t mask = 1u << bit;
+	unsigned int spins = 0;
+
+	while (__atomic_fetch_or(word, mask, __ATOMIC_ACQUIRE) & mask)
+		while (__atomic_load_n(word, __ATOMIC_RELAXED) & mask) {
+			if (++spins < SPIN_BEFORE_YIELD)
+				cpu_relax();
+			else
+				sched_yield();
+		}
+}
+
+static inline void bit_spin_unlock(uint32_t *word, unsigned int bit)
+{
+	__atomic_fetch_and(word, ~(1u << bit), __ATOMIC_RELEASE);
 }
 
 #endif /* NODELRU_SPINLOCK_H */
