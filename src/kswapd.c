@@ -89,6 +89,8 @@ void wakeup_kswapd(struct nlru_engine *eng, struct zone *zone, unsigned int orde
 		return;
 	atomic_max(&ks->classzone_idx, classzone_idx);
 	atomic_max(&ks->order, (int)order);
+	if (!kswapd_sleeping(ks))
+		return;
 	pthread_mutex_lock(&ks->lock);
 	wake = ks->waiting && !pgdat_any_zone_balanced(pgdat, (int)order, classzone_idx) &&
 	       kswapd_mark_woken(eng, ks);

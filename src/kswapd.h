@@ -76,6 +76,20 @@ void kswapd_nap_then_sleep(struct nlru_engine *eng, struct pglist_data *pgdat,
 			   const struct kswapd_sleep_check *check);
 
 /*
+ * waitqueue_active(), read before taking ks->lock: false while kswapd runs or a wakeup is
+ * already on its way, which is what most allocations under the low watermark find; they then
+ * leave the lock, which kswapd holds while it decides to sleep, alone.  The fence pairs with
+ * kswapd's store of waiting before its balance check: either the caller sees kswapd waiting,
+ * or kswapd's check sees the free pages the caller's allocation has taken.
+ */
+static inline bool kswapd_sleeping(struct kswapd_state *ks)
+{
+	atomic_thread_fence(memory_order_seq_cst);
+	return atomic_load_explicit(&ks->waiting, memory_order_relaxed) &&
+	       !atomic_load_explicit(&ks->woken, memory_order_relaxed);
+}
+
+/*
  * ks->lock held, kswapd waiting: mark it woken and count nlru_kswapd_wakeup.  True if the
  * caller is to signal ks->wait, after unlocking, so that kswapd does not wake into a held lock.
  */

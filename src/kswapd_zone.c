@@ -52,6 +52,8 @@ void wakeup_kswapd_zone(struct nlru_engine *eng, struct zone *zone, unsigned int
 			break;
 		}
 	}
+	if (!kswapd_sleeping(ks))
+		return;
 	pthread_mutex_lock(&ks->lock);
 	wake = ks->waiting && !zone_balanced_gap(zone, (int)order, 0, 0) &&
 	       kswapd_mark_woken(eng, ks);

@@ -217,10 +217,11 @@ enum { ZONELIST_FALLBACK, ZONELIST_NOFALLBACK, MAX_ZONELISTS };
 struct kswapd_state {
 	pthread_t thread;
 	bool started;
-	pthread_mutex_t lock; /* protects waiting, woken, stop */
+	pthread_mutex_t lock; /* set waiting and woken, and wait, only under it */
 	pthread_cond_t wait;
-	bool waiting;         /* asleep or napping: waitqueue_active(&pgdat->kswapd_wait) */
-	bool woken;           /* a wakeup arrived since it last went to sleep */
+	/* asleep or napping: waitqueue_active(&pgdat->kswapd_wait); read without the lock too */
+	_Atomic bool waiting;
+	_Atomic bool woken;   /* a wakeup arrived since it last went to sleep */
 	_Atomic bool stop;    /* kthread_should_stop() */
 	_Atomic int order;          /* pgdat->kswapd_order */
 	_Atomic int classzone_idx;  /* pgdat->kswapd_classzone_idx */
