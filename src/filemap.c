@@ -20,6 +20,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -357,109 +358,78 @@ static int read_into_cache(struct nlru_file *file, uint32_t first, int n)
 	return 0;
 }
 
-static int by_index(const void *a, const void *b)
+/* Add a referenced @page to the growing list *@pages of *@n; false if it cannot grow. */
+static bool list_page(struct page ***pages, long *n, long *cap, struct page *page)
 {
-	uint32_t x = (*(struct page *const *)a)->index, y = (*(struct page *const *)b)->index;
+	if (*n == *cap) {
+		long grown_cap = *cap ? 2 * *cap : 256;
+		struct page **grown = realloc(*pages, sizeof(**pages) * (size_t)grown_cap);
 
-	return (x > y) - (x < y);
+		if (!grown)
+			return false;
+		*pages = grown;
+		*cap = grown_cap;
+	}
+	get_page(page);
+	(*pages)[(*n)++] = page;
+	return true;
 }
 
 /*
- * Every dirty or writeback page of the file, referenced, in *@out (malloc'ed); the count, or
- * -ENOMEM (nothing referenced) when the list cannot be had.  For a @partial writeback the
- * lock is dropped between batches, so that the file's readers and writers are not held up by
- * a walk of its whole index; a page missed because the index was rebuilt meanwhile waits for
- * the next writeback.
+ * The pages a writeback is to write, referenced, in *@out (malloc'ed), in file order:
+ *  - @nr >= 0 (WB_SYNC_NONE, range_cyclic): up to @nr dirty pages from wb_index on, wrapping
+ *    round to the start of the file, and wb_index moved past the last;
+ *  - @nr < 0 (WB_SYNC_ALL): every dirty page and every page in flight, to be waited for.
+ * Returns the count, or -ENOMEM (nothing referenced) when the list cannot be had.  The lock
+ * is dropped between batches, so that readers and writers are not held up by a walk of a
+ * whole index; the walk resumes at the offset where it stopped.
  */
-static long collect_dirty(struct nlru_file *file, struct page ***out, bool partial)
+static long collect_dirty(struct nlru_file *file, long nr, struct page ***out)
 {
-	uint32_t keys[WALK_BATCH], cursor = 0;
+	uint32_t keys[WALK_BATCH], start, cursor;
 	uint64_t values[WALK_BATCH];
+	bool cyclic = nr >= 0, wrapped = false;
 	struct page **pages = NULL;
 	long n = 0, cap = 0;
 
 	spin_lock(&file->lock);
-	do {
+	start = cursor = cyclic ? file->wb_index : 0;
+	nr = cyclic ? MIN(nr, file->nr_dirty) : LONG_MAX;
+	while (n < nr) {
 		uint32_t got = pageindex_walk(&file->idx, &cursor, keys, values, WALK_BATCH);
 
-		for (uint32_t i = 0; i < got; i++) {
+		for (uint32_t i = 0; i < got && n < nr; i++) {
 			struct page *page;
 
+			if (wrapped && keys[i] >= start) {
+				nr = n; /* round the whole file */
+				break;
+			}
 			if ((values[i] & SLOT_TAG_MASK) != SLOT_PAGE)
 				continue;
 			page = slot_page(file->eng, values[i]);
-			if (!page_test(page, PG_dirty) && !page_test(page, PG_writeback))
+			if (!page_test(page, PG_dirty) && (cyclic || !page_test(page, PG_writeback)))
 				continue;
-			if (n == cap) {
-				struct page **grown = realloc(pages, sizeof(*pages) * (size_t)(cap ? 2 * cap : 256));
-
-				if (!grown) {
-					/* A flush that skipped pages would report them written. */
-					spin_unlock(&file->lock);
-					while (n)
-						put_page(pages[--n]);
-					free(pages);
-					*out = NULL;
-					return -ENOMEM;
-				}
-				pages = grown;
-				cap = cap ? 2 * cap : 256;
+			if (!list_page(&pages, &n, &cap, page)) {
+				/* A flush that skipped pages would report them written. */
+				spin_unlock(&file->lock);
+				while (n)
+					put_page(pages[--n]);
+				free(pages);
+				*out = NULL;
+				return -ENOMEM;
 			}
-			get_page(page);
-			pages[n++] = page;
+			if (cyclic)
+				file->wb_index = keys[i] + 1;
 		}
-		if (partial && cursor) {
-			spin_unlock(&file->lock);
-			spin_lock(&file->lock);
-		}
-	} while (cursor);
+		if (!cursor && (!cyclic || wrapped || !start))
+			break;
+		wrapped |= !cursor;
+		spin_unlock(&file->lock);
+		spin_lock(&file->lock);
+	}
 	spin_unlock(&file->lock);
 	*out = pages;
-	return n;
-}
-
-/*
- * The flusher's pages (range_cyclic): up to @nr dirty pages in file order from wb_index on,
- * wrapping at the end of the file, found by looking each index up in turn, which for files
- * written in order takes about one lookup a page.  In a sparse file that could take long: past
- * a budget of lookups it gives up and returns -1, for the caller to collect every dirty page.
- * Otherwise the count, in *@out (malloc'ed, referenced), in order but for the wrap.
- */
-static long collect_dirty_cyclic(struct nlru_file *file, long nr, struct page ***out)
-{
-	struct page **pages = malloc(sizeof(*pages) * (size_t)MAX(nr, 1));
-	long n = 0, budget = 4 * nr + WALK_BATCH;
-	uint32_t index, end;
-
-	*out = pages;
-	if (!pages)
-		return -1;
-	spin_lock(&file->lock);
-	end = (uint32_t)MIN((file->size + PAGE_SIZE - 1) >> PAGE_SHIFT, (uint64_t)UINT32_MAX);
-	index = file->wb_index < end ? file->wb_index : 0;
-	nr = MIN(nr, file->nr_dirty);
-	for (long probes = 0; n < nr && probes < end && budget > 0; probes++, budget--) {
-		uint64_t v = pageindex_lookup(&file->idx, index);
-
-		if ((v & SLOT_TAG_MASK) == SLOT_PAGE && page_test(slot_page(file->eng, v), PG_dirty)) {
-			pages[n] = slot_page(file->eng, v);
-			get_page(pages[n++]);
-		}
-		index = index + 1 < end ? index + 1 : 0;
-		if (probes % WALK_BATCH == WALK_BATCH - 1) {
-			spin_unlock(&file->lock);
-			spin_lock(&file->lock);
-		}
-	}
-	file->wb_index = index;
-	spin_unlock(&file->lock);
-	if (n < nr && budget <= 0) {
-		while (n)
-			put_page(pages[--n]);
-		free(pages);
-		*out = NULL;
-		return -1;
-	}
 	return n;
 }
 
@@ -471,12 +441,8 @@ static long collect_dirty_cyclic(struct nlru_file *file, long nr, struct page **
 static int writeback_pages(struct nlru_file *file, long nr, long *written)
 {
 	struct page **pages = NULL;
-	long n = nr >= 0 ? collect_dirty_cyclic(file, nr, &pages) : -1, i, ok = 0;
-	bool in_order = n >= 0;
+	long n = collect_dirty(file, nr, &pages), i, ok = 0;
 	int err = 0;
-
-	if (n < 0)
-		n = collect_dirty(file, &pages, nr >= 0);
 
 	if (n < 0) {
 		log_err(&file->eng->log, "writeback of %s: no memory to list its dirty pages",
@@ -485,8 +451,6 @@ static int writeback_pages(struct nlru_file *file, long nr, long *written)
 			*written = 0;
 		return (int)n;
 	}
-	if (n > 1 && !in_order)
-		qsort(pages, (size_t)n, sizeof(*pages), by_index);
 	/*
 	 * Pages another writer (the flusher, kswapd, a flush) has in flight: a flush of the
 	 * whole file (WB_SYNC_ALL) goes round them and comes back for them at the end, so both
@@ -1010,12 +974,11 @@ int nlru_file_open(struct nlru_engine *eng, const char *path, int flags, unsigne
 	file = calloc(1, sizeof(*file));
 	if (file)
 		file->fd = -1;
-	if (!file || !(file->path = strdup(path)) || pageindex_init(&file->idx)) {
-		if (file)
-			free(file->path);
+	if (!file || !(file->path = strdup(path))) {
 		free(file);
 		return -ENOMEM;
 	}
+	pageindex_init(&file->idx);
 	/* The cache reads partial pages before writing them: a write-only file is opened for
 	 * reading too, as the kernel reads its own page cache whatever the opener's mode. */
 	file->fd = open(path,

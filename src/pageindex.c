@@ -1,142 +1,199 @@
-/* pageindex.c - the page offset -> slot hash table of a file (see pageindex.h). */
+/* pageindex.c - the page offset -> slot radix tree of a file (see pageindex.h). */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "pageindex.h"
 
-#define MIN_CAPACITY 64
+#define SLOT_MASK (PAGEINDEX_SLOTS - 1)
+/* Levels for 32-bit offsets: shifts 0, 6, ..., 30. */
+#define MAX_LEVELS ((32 + PAGEINDEX_SHIFT - 1) / PAGEINDEX_SHIFT)
 
-static uint32_t hash(uint32_t key)
+static struct pageindex_node *child(const struct pageindex_node *node, uint64_t key,
+				    unsigned int shift)
 {
-	return key * 2654435761u; /* Knuth's multiplicative hash: consecutive pages spread */
+	return (struct pageindex_node *)(uintptr_t)node->slots[(key >> shift) & SLOT_MASK];
 }
 
-int pageindex_init(struct pageindex *idx)
+/* Offsets a tree whose root is at @shift covers: below 1 << (shift + 6). */
+static bool covers(unsigned int shift, uint64_t key)
+{
+	return (key >> shift >> PAGEINDEX_SHIFT) == 0;
+}
+
+void pageindex_init(struct pageindex *idx)
 {
 	*idx = (struct pageindex){0};
-	idx->keys = calloc(MIN_CAPACITY, sizeof(*idx->keys));
-	idx->values = calloc(MIN_CAPACITY, sizeof(*idx->values));
-	if (!idx->keys || !idx->values) {
-		pageindex_destroy(idx);
-		return -ENOMEM;
-	}
-	idx->capacity = MIN_CAPACITY;
-	return 0;
+}
+
+static void free_subtree(struct pageindex_node *node, unsigned int shift)
+{
+	for (unsigned int i = 0; shift && i < PAGEINDEX_SLOTS; i++)
+		if (node->slots[i])
+			free_subtree((struct pageindex_node *)(uintptr_t)node->slots[i],
+				     shift - PAGEINDEX_SHIFT);
+	free(node);
 }
 
 void pageindex_destroy(struct pageindex *idx)
 {
-	free(idx->keys);
-	free(idx->values);
+	if (idx->root)
+		free_subtree(idx->root, idx->shift);
 	*idx = (struct pageindex){0};
-}
-
-/* Position of @key, or of the empty slot that ends its probe sequence. */
-static uint32_t find(const struct pageindex *idx, uint32_t key)
-{
-	uint32_t mask = idx->capacity - 1, i = hash(key) & mask;
-
-	while (idx->values[i] && !(idx->values[i] != PAGEINDEX_TOMBSTONE && idx->keys[i] == key))
-		i = (i + 1) & mask;
-	return i;
 }
 
 uint64_t pageindex_lookup(const struct pageindex *idx, uint32_t key)
 {
-	return idx->values[find(idx, key)];
+	const struct pageindex_node *node = idx->root;
+	unsigned int shift = idx->shift;
+
+	if (!node || !covers(shift, key))
+		return 0;
+	for (; shift && node; shift -= PAGEINDEX_SHIFT)
+		node = child(node, key, shift);
+	return node ? node->slots[key & SLOT_MASK] : 0;
 }
 
 /*
- * A zeroed table with every page already written.  A fresh mapping from calloc() is read
- * first by the probes below, which maps the shared zero page, and each first write then
- * replaces it with a TLB shootdown to every CPU the process runs on.  (A malloc() + memset()
- * would not do: compilers turn that pair into calloc().)
+ * Free the empty nodes on @key's path, bottom up, then drop top levels whose only child is
+ * their first (radix_tree_shrink()): what a delete leaves, or a store that failed half way.
  */
-static void *zeroed(size_t n, size_t size)
+static void prune(struct pageindex *idx, uint32_t key)
 {
-	volatile char *p = calloc(n, size);
+	struct pageindex_node *path[MAX_LEVELS];
+	unsigned int depth = 0;
 
-	for (size_t off = 0; p && off < n * size; off += 4096)
-		p[off] = 0;
-	return (void *)p;
-}
+	if (idx->root && covers(idx->shift, key)) {
+		struct pageindex_node *node = idx->root;
 
-/* Rebuild at @capacity, dropping tombstones. */
-static int resize(struct pageindex *idx, uint32_t capacity)
-{
-	struct pageindex old = *idx;
-
-	idx->keys = zeroed(capacity, sizeof(*idx->keys));
-	idx->values = zeroed(capacity, sizeof(*idx->values));
-	if (!idx->keys || !idx->values) {
-		free(idx->keys);
-		free(idx->values);
-		*idx = old;
-		return -ENOMEM;
-	}
-	idx->capacity = capacity;
-	idx->used = idx->live = 0;
-	for (uint32_t i = 0; i < old.capacity; i++) {
-		if (old.values[i] && old.values[i] != PAGEINDEX_TOMBSTONE) {
-			uint32_t j = find(idx, old.keys[i]);
-
-			idx->keys[j] = old.keys[i];
-			idx->values[j] = old.values[i];
-			idx->used++;
-			idx->live++;
+		for (unsigned int shift = idx->shift;; shift -= PAGEINDEX_SHIFT) {
+			path[depth++] = node;
+			if (!shift || !(node = child(node, key, shift)))
+				break;
 		}
 	}
-	free(old.keys);
-	free(old.values);
-	return 0;
+	while (depth && !path[depth - 1]->count) {
+		free(path[--depth]);
+		if (depth) {
+			unsigned int shift = idx->shift - (depth - 1) * PAGEINDEX_SHIFT;
+
+			path[depth - 1]->slots[(key >> shift) & SLOT_MASK] = 0;
+			path[depth - 1]->count--;
+		} else {
+			*idx = (struct pageindex){0};
+		}
+	}
+	while (idx->root && idx->shift && idx->root->count == 1 && idx->root->slots[0]) {
+		struct pageindex_node *top = idx->root;
+
+		idx->root = (struct pageindex_node *)(uintptr_t)top->slots[0];
+		idx->shift -= PAGEINDEX_SHIFT;
+		free(top);
+	}
 }
 
 int pageindex_store(struct pageindex *idx, uint32_t key, uint64_t value)
 {
-	uint32_t i = find(idx, key);
+	struct pageindex_node *node;
+	unsigned int shift;
 
-	if (idx->values[i]) {
-		idx->values[i] = value;
-		return 0;
-	}
-	/* Keep probes short: at most half full, counting tombstones. */
-	if (2 * (idx->used + 1) > idx->capacity) {
-		uint32_t capacity = 2 * (idx->live + 1) > idx->capacity / 2 ? idx->capacity * 2
-									      : idx->capacity;
-		int r = resize(idx, capacity);
+	if (!idx->root && !(idx->root = calloc(1, sizeof(*idx->root))))
+		return -ENOMEM;
+	/* Grow: the old root becomes the first child of a new one (radix_tree_extend()). */
+	while (!covers(idx->shift, key)) {
+		struct pageindex_node *top = calloc(1, sizeof(*top));
 
-		if (r)
-			return r;
-		i = find(idx, key);
+		if (!top)
+			goto nomem;
+		top->slots[0] = (uintptr_t)idx->root;
+		top->count = 1;
+		idx->root = top;
+		idx->shift += PAGEINDEX_SHIFT;
 	}
-	idx->keys[i] = key;
-	idx->values[i] = value;
-	idx->used++;
-	idx->live++;
+	node = idx->root;
+	for (shift = idx->shift; shift; shift -= PAGEINDEX_SHIFT) {
+		uint64_t *slot = &node->slots[(key >> shift) & SLOT_MASK];
+
+		if (!*slot) {
+			struct pageindex_node *fresh = calloc(1, sizeof(*fresh));
+
+			if (!fresh)
+				goto nomem;
+			*slot = (uintptr_t)fresh;
+			node->count++;
+		}
+		node = (struct pageindex_node *)(uintptr_t)*slot;
+	}
+	node->count += !node->slots[key & SLOT_MASK];
+	node->slots[key & SLOT_MASK] = value;
 	return 0;
+nomem:
+	prune(idx, key);
+	return -ENOMEM;
 }
 
 void pageindex_delete(struct pageindex *idx, uint32_t key)
 {
-	uint32_t i = find(idx, key);
+	struct pageindex_node *leaf = idx->root;
+	unsigned int shift = idx->shift;
 
-	if (!idx->values[i])
+	if (!leaf || !covers(shift, key))
 		return;
-	idx->values[i] = PAGEINDEX_TOMBSTONE;
-	idx->live--;
+	for (; shift && leaf; shift -= PAGEINDEX_SHIFT)
+		leaf = child(leaf, key, shift);
+	if (!leaf || !leaf->slots[key & SLOT_MASK])
+		return;
+	leaf->slots[key & SLOT_MASK] = 0;
+	if (!--leaf->count)
+		prune(idx, key);
+}
+
+/*
+ * The first leaf under @node (at @shift, covering offsets from @base) that covers offset
+ * @from or comes after it, with its first offset in *@leaf_base; NULL if there is none.
+ */
+static const struct pageindex_node *leaf_from(const struct pageindex_node *node,
+					      unsigned int shift, uint64_t base, uint64_t from,
+					      uint64_t *leaf_base)
+{
+	if (!shift) {
+		*leaf_base = base;
+		return node;
+	}
+	for (uint64_t i = from > base ? (from - base) >> shift : 0; i < PAGEINDEX_SLOTS; i++) {
+		const struct pageindex_node *leaf;
+
+		if (node->slots[i] &&
+		    (leaf = leaf_from((const struct pageindex_node *)(uintptr_t)node->slots[i],
+				      shift - PAGEINDEX_SHIFT, base + (i << shift), from, leaf_base)))
+			return leaf;
+	}
+	return NULL;
 }
 
 uint32_t pageindex_walk(const struct pageindex *idx, uint32_t *cursor, uint32_t *keys,
 			uint64_t *values, uint32_t max)
 {
-	uint32_t n = 0, i = *cursor;
+	uint64_t from = *cursor, base;
+	uint32_t n = 0;
 
-	for (; i < idx->capacity && n < max; i++) {
-		if (idx->values[i] && idx->values[i] != PAGEINDEX_TOMBSTONE) {
-			keys[n] = idx->keys[i];
-			values[n++] = idx->values[i];
+	while (n < max) {
+		const struct pageindex_node *leaf = NULL;
+		uint64_t i;
+
+		if (idx->root && covers(idx->shift, from))
+			leaf = leaf_from(idx->root, idx->shift, 0, from, &base);
+		if (!leaf) {
+			from = 0;
+			break;
 		}
+		for (i = from > base ? from - base : 0; i < PAGEINDEX_SLOTS && n < max; i++) {
+			if (leaf->slots[i]) {
+				keys[n] = (uint32_t)(base + i);
+				values[n++] = leaf->slots[i];
+			}
+		}
+		from = base + i;
 	}
-	*cursor = i < idx->capacity ? i : 0;
+	*cursor = covers(32 - PAGEINDEX_SHIFT, from) ? (uint32_t)from : 0;
 	return n;
 }

@@ -1,7 +1,9 @@
 /*
- * A file's page index (Linux's radix tree, mapping->page_tree): page offset -> slot, where a
- * slot is a resident page or a shadow entry left by an evicted one.  An open-addressing hash
- * table with linear probing and tombstones; the caller holds the file's lock.
+ * A file's page index (Linux 4.8's radix tree, mapping->page_tree): page offset -> slot, where
+ * a slot is a resident page or a shadow entry left by an evicted one.  A radix tree of
+ * 64-slot nodes, as Linux's: consecutive pages share a leaf, so a file read or written in
+ * order touches its index in order, and walks come out in offset order.  Empty nodes are
+ * freed and the tree is as tall as its largest offset needs.  The caller holds the file's lock.
  */
 #ifndef NODELRU_PAGEINDEX_H
 #define NODELRU_PAGEINDEX_H
@@ -9,26 +11,31 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct pageindex {
-	uint32_t *keys;   /* page offsets */
-	uint64_t *values; /* 0: empty, PAGEINDEX_TOMBSTONE: deleted, else the caller's slot */
-	uint32_t capacity; /* a power of two */
-	uint32_t used;     /* live entries plus tombstones */
-	uint32_t live;
+#define PAGEINDEX_SHIFT 6 /* RADIX_TREE_MAP_SHIFT */
+#define PAGEINDEX_SLOTS (1u << PAGEINDEX_SHIFT)
+
+/* A node: leaves hold the caller's slots, inner nodes their children (0 when absent). */
+struct pageindex_node {
+	uint64_t slots[PAGEINDEX_SLOTS];
+	uint32_t count; /* slots in use */
 };
 
-#define PAGEINDEX_TOMBSTONE UINT64_MAX
+struct pageindex {
+	struct pageindex_node *root; /* NULL when empty */
+	unsigned int shift;          /* the root covers offsets below 1 << (shift + 6) */
+};
 
-int pageindex_init(struct pageindex *idx);
+void pageindex_init(struct pageindex *idx);
 void pageindex_destroy(struct pageindex *idx);
 /* The slot of @key, or 0. */
 uint64_t pageindex_lookup(const struct pageindex *idx, uint32_t key);
-/* Set @key's slot (@value != 0).  -ENOMEM if the table cannot grow. */
+/* Set @key's slot (@value != 0).  -ENOMEM if a node cannot be had; then nothing changed. */
 int pageindex_store(struct pageindex *idx, uint32_t key, uint64_t value);
 void pageindex_delete(struct pageindex *idx, uint32_t key);
 /*
- * Visit up to @max live entries from position *@cursor on; returns how many were written to
- * @keys/@values.  *@cursor advances; it is 0 again once the table has been walked.
+ * Up to @max entries in offset order from offset *@cursor on, written to @keys/@values;
+ * returns how many.  *@cursor moves past the last one returned, and is 0 again once the end
+ * of the index has been reached.  Entries may be stored and deleted between calls.
  */
 uint32_t pageindex_walk(const struct pageindex *idx, uint32_t *cursor, uint32_t *keys,
 			uint64_t *values, uint32_t max);
