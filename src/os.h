@@ -8,8 +8,8 @@
 #define OS_PAGE_SIZE 4096ul
 #define OS_MAP_ALIGN (OS_PAGE_SIZE << 10)
 
-/* Reserve @len bytes of private anonymous memory, OS_MAP_ALIGN-aligned if at least that long;
- * -ENOMEM on failure. */
+/* Reserve @len bytes of private anonymous memory, OS_MAP_ALIGN-aligned and backed by huge
+ * pages where the system has them if at least that long; -ENOMEM on failure. */
 int os_map(size_t len, void **out);
 void os_unmap(void *addr, size_t len);
 /* Fault every page of [addr, addr+len) in now, writable, so first use costs no fault. */
