@@ -4,7 +4,8 @@
  *          resident) and straight from the kernel's page cache with pread(2)
  *   copy   a file twice the engine's memory copied through the engine (read one file,
  *          write the other, then close, which writes back), with pread/pwrite through a
- *          buffer and page by page through pinned pages, against `cp` of the same file
+ *          buffer, page by page through pinned pages, and with nlru_file_copy_range (page to
+ *          page, as cp copies), against `cp` of the same file
  *          (coreutils 9 copies in the kernel with copy_file_range, no byte crossing into
  *          user space), against a user-space read/write loop of 1 MiB through the kernel,
  *          and against a pipelined copy with no cache (below): the floor of the engine's copy
@@ -112,6 +113,22 @@ static double copy_pinned_mbs(struct nlru_engine *eng, const char *src, const ch
 	nlru_file_close(b);
 	nlru_file_close(a);
 	return (double)mib * 1.048576 / (now_s() - t0);
+}
+
+/* The same copy as `cp` makes it through the kernel: copy_file_range, page to page. */
+static double copy_range_mbs(struct nlru_engine *eng, const char *src, const char *dst, long mib)
+{
+	struct nlru_file *a, *b;
+	double t0 = now_s();
+	long n;
+
+	if (nlru_file_open(eng, src, O_RDONLY, 0, 0, &a) ||
+	    nlru_file_open(eng, dst, O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &b))
+		return 0;
+	n = nlru_file_copy_range(a, 0, b, 0, (size_t)mib << 20);
+	nlru_file_close(b);
+	nlru_file_close(a);
+	return n == mib << 20 ? (double)mib * 1.048576 / (now_s() - t0) : 0;
 }
 
 static double copy_loop_mbs(const char *src, const char *dst, long mib, char *buf)
@@ -240,7 +257,7 @@ int main(int argc, char **argv)
 	const char *dir = "/tmp";
 	char src[512], dst[512], big[512];
 	double eng_read[32], kern_read[32], eng_copy[32], pin_copy[32], cp_copy[32], loop_copy[32];
-	double floor_copy[32];
+	double floor_copy[32], range_copy[32];
 	struct nlru_engine *eng, *small;
 	struct nlru_config cfg;
 	struct nlru_file *f;
@@ -294,6 +311,9 @@ int main(int argc, char **argv)
 		pin_copy[s] = copy_pinned_mbs(small, big, dst, 2 * mib);
 		unlink(dst);
 		sync();
+		range_copy[s] = copy_range_mbs(small, big, dst, 2 * mib);
+		unlink(dst);
+		sync();
 		cp_copy[s] = copy_cp_mbs(big, dst, 2 * mib);
 		unlink(dst);
 		sync();
@@ -321,6 +341,9 @@ int main(int argc, char **argv)
 	printf("copy, pinned pages     engine %8.0f MB/s   cp           %8.0f MB/s   %5.0f%%\n",
 	       median(pin_copy, samples), median(cp_copy, samples),
 	       100 * median(pin_copy, samples) / median(cp_copy, samples));
+	printf("copy, copy_range       engine %8.0f MB/s   cp           %8.0f MB/s   %5.0f%%\n",
+	       median(range_copy, samples), median(cp_copy, samples),
+	       100 * median(range_copy, samples) / median(cp_copy, samples));
 	printf("copy, no cache         floor  %8.0f MB/s   cp           %8.0f MB/s   %5.0f%%"
 	       "  (two threads, the engine's crossings)\n",
 	       median(floor_copy, samples), median(cp_copy, samples),

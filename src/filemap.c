@@ -40,6 +40,8 @@
 #include "workingset.h"
 
 #define READAHEAD_PAGES 32 /* VM_MAX_READAHEAD, 128 KiB */
+/* Page offsets are 32-bit: files of up to 16 TiB (Linux's s_maxbytes). */
+#define MAX_FILE_BYTES (((uint64_t)UINT32_MAX + 1) << PAGE_SHIFT)
 #define WALK_BATCH 64
 
 struct nlru_file {
@@ -616,6 +618,47 @@ static int find_get_pages(struct nlru_file *file, uint32_t index, int max, struc
 	return got;
 }
 
+/*
+ * filemap_get_pages(): references on the cached pages holding the file's bytes from @pos up
+ * to @limit (at most COPY_BATCH pages, reading them in, and ahead, when the first is not
+ * cached), with the end of what there is to read, the lesser of @limit and the file's size,
+ * in *@end.  Returns how many; 0 at the end of the file, or with *@err set.
+ */
+static int get_read_pages(struct nlru_file *file, uint64_t pos, uint64_t limit,
+			  struct page **pages, uint64_t *end, int *err)
+{
+	uint32_t index = (uint32_t)(pos >> PAGE_SHIFT);
+	int got = 0;
+
+	spin_lock(&file->lock);
+	*end = MIN(limit, file->size);
+	if (pos < *end) {
+		uint64_t want = ((*end - 1) >> PAGE_SHIFT) - index + 1;
+
+		got = find_get_pages(file, index, (int)MIN(want, (uint64_t)COPY_BATCH), pages);
+		if (got)
+			file->ra_next = index + (uint32_t)got;
+	}
+	spin_unlock(&file->lock);
+	if (pos >= *end)
+		return 0;
+	if (!got) {
+		/* Not cached: read it in, and ahead. */
+		pages[0] = get_cache_page(file, index, err);
+		got = pages[0] != NULL;
+	}
+	return got;
+}
+
+/* Done with pages from get_read_pages(): each counts as an access, as a read does. */
+static void put_read_pages(struct nlru_file *file, struct page **pages, int n)
+{
+	for (int i = 0; i < n; i++) {
+		mark_page_accessed(file->eng, pages[i]);
+		put_page(pages[i]);
+	}
+}
+
 long nlru_file_pread(struct nlru_file *file, void *buf, size_t len, uint64_t offset)
 {
 	size_t done = 0;
@@ -627,41 +670,23 @@ long nlru_file_pread(struct nlru_file *file, void *buf, size_t len, uint64_t off
 		log_err(&file->eng->log, "read of %s, which is open write-only", file->path);
 		return -EBADF;
 	}
+	len = (size_t)MIN((uint64_t)len, offset < MAX_FILE_BYTES ? MAX_FILE_BYTES - offset : 0);
 	while (done < len) {
 		uint64_t pos = offset + done, end;
-		uint32_t index = (uint32_t)(pos >> PAGE_SHIFT);
 		struct page *pages[COPY_BATCH];
-		int got = 0;
+		int got = get_read_pages(file, pos, offset + len, pages, &end, &err);
 
-		spin_lock(&file->lock);
-		end = MIN(offset + len, file->size);
-		if (pos < end) {
-			uint64_t want = ((end - 1) >> PAGE_SHIFT) - index + 1;
-
-			got = find_get_pages(file, index, (int)MIN(want, (uint64_t)COPY_BATCH), pages);
-			if (got)
-				file->ra_next = index + (uint32_t)got;
-		}
-		spin_unlock(&file->lock);
-		if (pos >= end)
-			break;
-		if (!got) {
-			/* Not cached: read it in, and ahead. */
-			pages[0] = get_cache_page(file, index, &err);
-			if (!pages[0])
-				break;
-			got = 1;
-		}
 		for (int i = 0; i < got; i++) {
 			size_t in_page = pos & (PAGE_SIZE - 1);
 			size_t n = (size_t)MIN((uint64_t)(PAGE_SIZE - in_page), end - pos);
 
 			memcpy((char *)buf + done, (char *)address_of(file->eng, pages[i]) + in_page, n);
-			mark_page_accessed(file->eng, pages[i]);
-			put_page(pages[i]);
 			done += n;
 			pos += n;
 		}
+		put_read_pages(file, pages, got);
+		if (!got)
+			break;
 	}
 	return done || !err ? (long)done : err;
 }
@@ -748,13 +773,13 @@ static struct page *overwrite_page(struct nlru_file *file, uint32_t index, const
 }
 
 /*
- * Write @nr whole pages from @src at page @index on (at most COPY_BATCH): cached pages are
- * overwritten, missing ones are new pages filled before they enter the cache, all in one
- * hold of the file's lock for the lookup and one for the insertion and dirtying.  Returns
- * the pages written, or 0 and *@err.
+ * Write @nr whole pages at page @index on (at most COPY_BATCH), page i from @src[i]: cached
+ * pages are overwritten, missing ones are new pages filled before they enter the cache, all
+ * in one hold of the file's lock for the lookup and one for the insertion and dirtying.
+ * Returns the pages written, or 0 and *@err.
  */
-static int write_whole_pages(struct nlru_file *file, uint32_t index, const char *src, int nr,
-			     int *err)
+static int write_whole_pages(struct nlru_file *file, uint32_t index, const char *const *src,
+			     int nr, int *err)
 {
 	struct nlru_engine *eng = file->eng;
 	struct page *pages[COPY_BATCH], *added[COPY_BATCH];
@@ -786,10 +811,9 @@ static int write_whole_pages(struct nlru_file *file, uint32_t index, const char 
 			break;
 		}
 		if (fresh[i])
-			copy_page_nt(address_of(eng, pages[i]), src + (size_t)i * PAGE_SIZE);
+			copy_page_nt(address_of(eng, pages[i]), src[i]);
 		else
-			write_cached_page(pages[i], address_of(eng, pages[i]),
-					  src + (size_t)i * PAGE_SIZE, PAGE_SIZE);
+			write_cached_page(pages[i], address_of(eng, pages[i]), src[i], PAGE_SIZE);
 	}
 	written = n;
 	spin_lock(&file->lock);
@@ -811,8 +835,7 @@ static int write_whole_pages(struct nlru_file *file, uint32_t index, const char 
 		if (lost[i]) {
 			/* Another writer cached this page first: write into theirs. */
 			free_pages_trusted(eng, pages[i], 0);
-			pages[i] = written > i ? overwrite_page(file, index + (uint32_t)i,
-								src + (size_t)i * PAGE_SIZE, err)
+			pages[i] = written > i ? overwrite_page(file, index + (uint32_t)i, src[i], err)
 					       : NULL;
 			if (!pages[i]) {
 				written = MIN(written, i);
@@ -836,6 +859,11 @@ long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len, uint6
 		log_err(&file->eng->log, "write to %s, which is open read-only", file->path);
 		return -EBADF;
 	}
+	if (offset > MAX_FILE_BYTES || len > MAX_FILE_BYTES - offset) {
+		log_err(&file->eng->log, "write to %s past 16 TiB, the largest file the cache holds",
+			file->path);
+		return -EFBIG;
+	}
 	while (done < len) {
 		uint64_t pos = offset + done;
 		uint32_t index = (uint32_t)(pos >> PAGE_SHIFT);
@@ -844,9 +872,12 @@ long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len, uint6
 		struct page *page;
 
 		if (n == PAGE_SIZE) {
-			int pages = write_whole_pages(file, index, src,
-						      (int)MIN((len - done) >> PAGE_SHIFT, (size_t)COPY_BATCH), &err);
+			const char *srcs[COPY_BATCH];
+			int nr = (int)MIN((len - done) >> PAGE_SHIFT, (size_t)COPY_BATCH), pages;
 
+			for (int i = 0; i < nr; i++)
+				srcs[i] = src + (size_t)i * PAGE_SIZE;
+			pages = write_whole_pages(file, index, srcs, nr, &err);
 			if (!pages)
 				break;
 			done += (size_t)pages << PAGE_SHIFT;
@@ -867,6 +898,72 @@ long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len, uint6
 	}
 	if (done)
 		balance_dirty_pages_ratelimited(file, (done + PAGE_SIZE - 1) >> PAGE_SHIFT);
+	return done || !err ? (long)done : err;
+}
+
+/* Why a copy between two files is refused, logged; returns @err. */
+static long bad_copy(struct nlru_file *in, struct nlru_file *out, long err, const char *why)
+{
+	log_err(&in->eng->log, "copy from %s to %s refused: %s", in->path, out->path, why);
+	return err;
+}
+
+long nlru_file_copy_range(struct nlru_file *in, uint64_t in_offset, struct nlru_file *out,
+			  uint64_t out_offset, size_t len)
+{
+	size_t done = 0;
+	int err = 0;
+
+	if (!in || !out)
+		return -EINVAL;
+	if (!in->readable)
+		return bad_copy(in, out, -EBADF, "the source is open write-only");
+	if (!out->writable)
+		return bad_copy(in, out, -EBADF, "the destination is open read-only");
+	if (in->eng != out->eng)
+		return bad_copy(in, out, -EXDEV, "the files are in different engines");
+	if (in == out && in_offset < out_offset + len && out_offset < in_offset + len)
+		return bad_copy(in, out, -EINVAL, "the ranges overlap");
+	if (out_offset > MAX_FILE_BYTES || len > MAX_FILE_BYTES - out_offset)
+		return bad_copy(in, out, -EFBIG, "past 16 TiB, the largest file the cache holds");
+	len = (size_t)MIN((uint64_t)len, in_offset < MAX_FILE_BYTES ? MAX_FILE_BYTES - in_offset : 0);
+	while (done < len) {
+		uint64_t pos = in_offset + done, end;
+		struct page *pages[COPY_BATCH];
+		const char *srcs[COPY_BATCH];
+		int got = get_read_pages(in, pos, in_offset + len, pages, &end, &err), i = 0;
+		bool stop = !got;
+
+		for (int k = 0; k < got; k++)
+			srcs[k] = (const char *)address_of(in->eng, pages[k]);
+		/* Both sides at a page boundary: the whole pages go as one run, as pwrite's do. */
+		if (got && !((pos | (out_offset + done)) & (PAGE_SIZE - 1))) {
+			int whole = (int)MIN((uint64_t)got, (end - pos) >> PAGE_SHIFT);
+
+			i = whole ? write_whole_pages(out, (uint32_t)((out_offset + done) >> PAGE_SHIFT),
+						      srcs, whole, &err)
+				  : 0;
+			done += (size_t)i << PAGE_SHIFT;
+			if (i)
+				balance_dirty_pages_ratelimited(out, (unsigned long)i);
+			stop = i < whole;
+		}
+		/* Otherwise, and for a last page cut by the end of the file, through pwrite. */
+		for (; i < got && !stop; i++) {
+			size_t in_page = (in_offset + done) & (PAGE_SIZE - 1);
+			size_t n = (size_t)MIN((uint64_t)(PAGE_SIZE - in_page), end - (in_offset + done));
+			long r = nlru_file_pwrite(out, srcs[i] + in_page, n, out_offset + done);
+
+			if (r < 0)
+				err = (int)r;
+			else
+				done += (size_t)r;
+			stop = r != (long)n;
+		}
+		put_read_pages(in, pages, got);
+		if (stop)
+			break;
+	}
 	return done || !err ? (long)done : err;
 }
 

@@ -346,13 +346,26 @@ NLRU_API int nlru_file_open(struct nlru_engine *eng, const char *path, int flags
 /*
  * pread(2) / pwrite(2) through the cache: any offset and length.  Return the bytes moved
  * (short at end of file for reads), or -errno: -ENOMEM when no page could be had, -EIO when
- * reading the file failed, -EBADF writing a file opened read-only, -EINVAL.
+ * reading the file failed, -EBADF writing a file opened read-only, -EFBIG writing past
+ * 16 TiB, the largest file the cache holds, -EINVAL.
  * May reclaim in the calling thread.  A writer over the dirty limit pauses until the flusher
  * brings the engine back under it (with no flusher, it writes back pages of its file itself).
  */
 NLRU_API long nlru_file_pread(struct nlru_file *file, void *buf, size_t len, uint64_t offset);
 NLRU_API long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len,
 			       uint64_t offset);
+
+/*
+ * nlru_file_copy_range - copy_file_range(2) through the cache: @len bytes of @in from
+ * @in_offset to @out at @out_offset, page to page with no buffer between (the copy `cp`
+ * makes through the kernel).  @in and @out may be the same file if the ranges do not overlap.
+ * Returns the bytes copied (short at the end of @in), or -errno: -EBADF when @in is open
+ * write-only or @out read-only, -EXDEV for files of two engines, -EINVAL for overlapping
+ * ranges, -EFBIG past the largest file the cache holds (16 TiB), and the errors of
+ * nlru_file_pread() and nlru_file_pwrite().  Reads and dirties pages as they do.
+ */
+NLRU_API long nlru_file_copy_range(struct nlru_file *in, uint64_t in_offset,
+				   struct nlru_file *out, uint64_t out_offset, size_t len);
 
 /*
  * Zero-copy access to the cache: pin a page of the file as regions pin anonymous pages, and

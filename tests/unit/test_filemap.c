@@ -137,6 +137,98 @@ Test(filemap, copy_through_pinned_pages_is_identical)
 	destroy_engine(eng);
 }
 
+/* nlru_file_copy_range() of a whole file twice the engine: aligned, page to page. */
+Test(filemap, copy_range_twice_memory_is_identical)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, true);
+	uint64_t size = (16 << 20) + 1234; /* and a tail that is not a whole page */
+	struct nlru_file *in, *out;
+
+	make_file(test_path("src"), size, 5);
+	cr_assert_eq(nlru_file_open(eng, test_path("src"), O_RDONLY, 0, 0, &in), 0);
+	cr_assert_eq(nlru_file_open(eng, test_path("dst"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &out),
+		     0);
+	cr_expect_eq(nlru_file_copy_range(in, 0, out, 0, 1ul << 30), (long)size,
+		     "short at the end of the source: %s", test_log_last);
+	cr_expect_eq(nlru_file_copy_range(in, size, out, size, 4096), 0, "at the end: nothing");
+	cr_assert_eq(nlru_file_close(out), 0, "%s", test_log_last);
+	cr_assert_eq(nlru_file_close(in), 0);
+	expect_same_files(test_path("src"), test_path("dst"));
+	cr_expect_gt(vmstat_value(eng, "pgsteal_kswapd") + vmstat_value(eng, "pgsteal_direct"), 0);
+	cr_expect_eq(vmstat_value(eng, "nr_dirty"), 0);
+	destroy_engine(eng);
+}
+
+/* Ranges off page boundaries, into a file with contents around the copy, and within a file. */
+Test(filemap, copy_range_unaligned_and_within_a_file)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	const uint64_t in_off = 1000, out_off = 70001, len = 300000;
+	static unsigned char got[400000];
+	struct nlru_file *in, *out;
+	int fd;
+
+	make_file(test_path("src"), 400000, 6);
+	make_file(test_path("dst"), 400000, 7);
+	cr_assert_eq(nlru_file_open(eng, test_path("src"), O_RDONLY, 0, 0, &in), 0);
+	cr_assert_eq(nlru_file_open(eng, test_path("dst"), O_RDWR, 0, 0, &out), 0);
+	cr_expect_eq(nlru_file_copy_range(in, in_off, out, out_off, len), (long)len, "%s",
+		     test_log_last);
+	/* Within one file: page 0 onto page 90, then an overlap, refused. */
+	cr_expect_eq(nlru_file_copy_range(out, 0, out, 90 * 4096, 4096), 4096);
+	cr_expect_eq(nlru_file_copy_range(out, 0, out, 4095, 4096), -EINVAL);
+	cr_expect(strstr(test_log_last, "overlap"), "%s", test_log_last);
+	cr_assert_eq(nlru_file_close(out), 0);
+	cr_assert_eq(nlru_file_close(in), 0);
+
+	fd = open(test_path("dst"), O_RDONLY);
+	cr_assert_eq(pread(fd, got, sizeof(got), 0), (ssize_t)sizeof(got));
+	close(fd);
+	for (uint64_t pos = 0; pos < sizeof(got); pos++) {
+		unsigned char want = byte_at(pos, 7);
+
+		if (pos >= 90 * 4096 && pos < 91 * 4096)
+			want = byte_at(pos - 90 * 4096, 7);
+		else if (pos >= out_off && pos < out_off + len)
+			want = byte_at(pos - out_off + in_off, 6);
+		cr_assert_eq(got[pos], want, "byte %llu", (unsigned long long)pos);
+	}
+	destroy_engine(eng);
+}
+
+Test(filemap, copy_range_bad_input_changes_nothing)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, false), *other = test_swap_engine(8, 0, false);
+	struct nlru_file *rw, *ro, *wo, *elsewhere;
+	char buf[16];
+
+	make_file(test_path("a"), 8192, 8);
+	cr_assert_eq(nlru_file_open(eng, test_path("a"), O_RDWR, 0, 0, &rw), 0);
+	cr_assert_eq(nlru_file_open(eng, test_path("a"), O_RDONLY, 0, 0, &ro), 0);
+	cr_assert_eq(nlru_file_open(eng, test_path("b"), O_WRONLY | O_CREAT, 0600, 0, &wo), 0);
+	cr_assert_eq(nlru_file_open(other, test_path("c"), O_RDWR | O_CREAT, 0600, 0, &elsewhere),
+		     0);
+	cr_expect_eq(nlru_file_copy_range(NULL, 0, rw, 0, 10), -EINVAL);
+	cr_expect_eq(nlru_file_copy_range(rw, 0, NULL, 0, 10), -EINVAL);
+	cr_expect_eq(nlru_file_copy_range(wo, 0, rw, 0, 10), -EBADF);
+	cr_expect(strstr(test_log_last, "write-only"), "%s", test_log_last);
+	cr_expect_eq(nlru_file_copy_range(rw, 0, ro, 0, 10), -EBADF);
+	cr_expect(strstr(test_log_last, "read-only"), "%s", test_log_last);
+	cr_expect_eq(nlru_file_copy_range(rw, 0, elsewhere, 0, 10), -EXDEV);
+	cr_expect_eq(nlru_file_copy_range(ro, 0, rw, 1ull << 44, 10), -EFBIG);
+	cr_expect_eq(nlru_file_pwrite(rw, "x", 1, (1ull << 44) - 0), -EFBIG);
+	cr_expect_eq(nlru_file_pwrite(rw, "xy", 2, (1ull << 44) - 1), -EFBIG);
+	cr_expect_eq(nlru_file_pread(rw, buf, sizeof(buf), 1ull << 45), 0, "past 16 TiB: nothing");
+	cr_expect_eq(vmstat_value(eng, "nr_dirty"), 0, "nothing was written");
+	cr_expect_eq(file_size(test_path("b")), 0);
+	cr_assert_eq(nlru_file_close(elsewhere), 0);
+	cr_assert_eq(nlru_file_close(wo), 0);
+	cr_assert_eq(nlru_file_close(ro), 0);
+	cr_assert_eq(nlru_file_close(rw), 0);
+	destroy_engine(other);
+	destroy_engine(eng);
+}
+
 /* A pinned page keeps its address and contents while reclaim streams a file past it. */
 Test(filemap, pinned_file_pages_are_not_reclaimed)
 {
