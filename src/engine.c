@@ -160,6 +160,7 @@ static void engine_free(struct nlru_engine *eng)
 {
 	flusher_stop(eng);
 	flusher_destroy(&eng->flusher);
+	pageindex_cache_destroy(&eng->pageindex_cache);
 	kswapd_stop_all(eng);
 	swap_close(eng->swap);
 	owner_table_destroy(&eng->owners);
@@ -262,6 +263,7 @@ int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out)
 		return r;
 	}
 	flusher_init(&eng->flusher);
+	pageindex_cache_init(&eng->pageindex_cache);
 	r = config_copy(&eng->cfg, cfg, &eng->log);
 	eng->mode = reclaim_mode_of((enum nlru_mode)eng->cfg.mode);
 	eng->fair_zone_policy = eng->mode->fair_zone_policy;

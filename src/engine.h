@@ -15,6 +15,7 @@
 
 #include "flusher.h"
 #include "owner.h"
+#include "pageindex.h"
 #include "cpu.h"
 #include "log.h"
 #include "mmzone.h"
@@ -48,6 +49,7 @@ struct nlru_engine {
 	struct swap_device *swap;         /* NULL: no swap */
 	struct owner_table owners;        /* regions and files by id (page->mapping) */
 	struct flusher flusher;           /* background writeback of dirty file pages */
+	struct pageindex_cache pageindex_cache; /* free nodes of the files' page indexes */
 	pthread_rwlock_t shrinker_rwsem;  /* protects the shrinker list */
 	struct nlru_shrinker *shrinkers;  /* registered shrinkers, newest first */
 };

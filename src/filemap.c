@@ -1075,7 +1075,7 @@ int nlru_file_open(struct nlru_engine *eng, const char *path, int flags, unsigne
 		free(file);
 		return -ENOMEM;
 	}
-	pageindex_init(&file->idx);
+	pageindex_init(&file->idx, &eng->pageindex_cache);
 	/* The cache reads partial pages before writing them: a write-only file is opened for
 	 * reading too, as the kernel reads its own page cache whatever the opener's mode. */
 	file->fd = open(path,

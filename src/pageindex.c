@@ -1,12 +1,66 @@
 /* pageindex.c - the page offset -> slot radix tree of a file (see pageindex.h). */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pageindex.h"
 
 #define SLOT_MASK (PAGEINDEX_SLOTS - 1)
 /* Levels for 32-bit offsets: shifts 0, 6, ..., 30. */
 #define MAX_LEVELS ((32 + PAGEINDEX_SHIFT - 1) / PAGEINDEX_SHIFT)
+/* Nodes a cache keeps at most: the index of a 1 GiB file, 2 MiB of nodes. */
+#define CACHE_MAX 4096
+
+void pageindex_cache_init(struct pageindex_cache *cache)
+{
+	*cache = (struct pageindex_cache){0};
+	spin_lock_init(&cache->lock);
+}
+
+void pageindex_cache_destroy(struct pageindex_cache *cache)
+{
+	while (cache->free) {
+		struct pageindex_node *node = cache->free;
+
+		cache->free = (struct pageindex_node *)(uintptr_t)node->slots[0];
+		free(node);
+	}
+	cache->nr = 0;
+}
+
+/* A zeroed node, from the cache if it has one. */
+static struct pageindex_node *node_alloc(struct pageindex *idx)
+{
+	struct pageindex_cache *cache = idx->cache;
+	struct pageindex_node *node;
+
+	spin_lock(&cache->lock);
+	node = cache->free;
+	if (node) {
+		cache->free = (struct pageindex_node *)(uintptr_t)node->slots[0];
+		cache->nr--;
+	}
+	spin_unlock(&cache->lock);
+	if (!node)
+		return calloc(1, sizeof(*node));
+	memset(node, 0, sizeof(*node));
+	return node;
+}
+
+static void node_free(struct pageindex *idx, struct pageindex_node *node)
+{
+	struct pageindex_cache *cache = idx->cache;
+
+	spin_lock(&cache->lock);
+	if (cache->nr < CACHE_MAX) {
+		node->slots[0] = (uintptr_t)cache->free;
+		cache->free = node;
+		cache->nr++;
+		node = NULL;
+	}
+	spin_unlock(&cache->lock);
+	free(node);
+}
 
 static struct pageindex_node *child(const struct pageindex_node *node, uint64_t key,
 				    unsigned int shift)
@@ -20,25 +74,26 @@ static bool covers(unsigned int shift, uint64_t key)
 	return (key >> shift >> PAGEINDEX_SHIFT) == 0;
 }
 
-void pageindex_init(struct pageindex *idx)
+void pageindex_init(struct pageindex *idx, struct pageindex_cache *cache)
 {
-	*idx = (struct pageindex){0};
+	*idx = (struct pageindex){.cache = cache};
 }
 
-static void free_subtree(struct pageindex_node *node, unsigned int shift)
+static void free_subtree(struct pageindex *idx, struct pageindex_node *node, unsigned int shift)
 {
 	for (unsigned int i = 0; shift && i < PAGEINDEX_SLOTS; i++)
 		if (node->slots[i])
-			free_subtree((struct pageindex_node *)(uintptr_t)node->slots[i],
+			free_subtree(idx, (struct pageindex_node *)(uintptr_t)node->slots[i],
 				     shift - PAGEINDEX_SHIFT);
-	free(node);
+	node_free(idx, node);
 }
 
 void pageindex_destroy(struct pageindex *idx)
 {
 	if (idx->root)
-		free_subtree(idx->root, idx->shift);
-	*idx = (struct pageindex){0};
+		free_subtree(idx, idx->root, idx->shift);
+	idx->root = NULL;
+	idx->shift = 0;
 }
 
 uint64_t pageindex_lookup(const struct pageindex *idx, uint32_t key)
@@ -72,14 +127,15 @@ static void prune(struct pageindex *idx, uint32_t key)
 		}
 	}
 	while (depth && !path[depth - 1]->count) {
-		free(path[--depth]);
+		node_free(idx, path[--depth]);
 		if (depth) {
 			unsigned int shift = idx->shift - (depth - 1) * PAGEINDEX_SHIFT;
 
 			path[depth - 1]->slots[(key >> shift) & SLOT_MASK] = 0;
 			path[depth - 1]->count--;
 		} else {
-			*idx = (struct pageindex){0};
+			idx->root = NULL;
+			idx->shift = 0;
 		}
 	}
 	while (idx->root && idx->shift && idx->root->count == 1 && idx->root->slots[0]) {
@@ -87,7 +143,7 @@ static void prune(struct pageindex *idx, uint32_t key)
 
 		idx->root = (struct pageindex_node *)(uintptr_t)top->slots[0];
 		idx->shift -= PAGEINDEX_SHIFT;
-		free(top);
+		node_free(idx, top);
 	}
 }
 
@@ -96,11 +152,11 @@ int pageindex_store(struct pageindex *idx, uint32_t key, uint64_t value)
 	struct pageindex_node *node;
 	unsigned int shift;
 
-	if (!idx->root && !(idx->root = calloc(1, sizeof(*idx->root))))
+	if (!idx->root && !(idx->root = node_alloc(idx)))
 		return -ENOMEM;
 	/* Grow: the old root becomes the first child of a new one (radix_tree_extend()). */
 	while (!covers(idx->shift, key)) {
-		struct pageindex_node *top = calloc(1, sizeof(*top));
+		struct pageindex_node *top = node_alloc(idx);
 
 		if (!top)
 			goto nomem;
@@ -114,7 +170,7 @@ int pageindex_store(struct pageindex *idx, uint32_t key, uint64_t value)
 		uint64_t *slot = &node->slots[(key >> shift) & SLOT_MASK];
 
 		if (!*slot) {
-			struct pageindex_node *fresh = calloc(1, sizeof(*fresh));
+			struct pageindex_node *fresh = node_alloc(idx);
 
 			if (!fresh)
 				goto nomem;

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "spinlock.h"
+
 #define PAGEINDEX_SHIFT 6 /* RADIX_TREE_MAP_SHIFT */
 #define PAGEINDEX_SLOTS (1u << PAGEINDEX_SHIFT)
 
@@ -20,12 +22,29 @@ struct pageindex_node {
 	uint32_t count; /* slots in use */
 };
 
+/*
+ * Nodes given back, kept for the next index to grow (Linux's radix_tree_node_cachep): one per
+ * engine.  Files come and go with their indexes, and a node from malloc that went back to the
+ * system with the heap's top would cost page faults to grow again.
+ */
+struct pageindex_cache {
+	struct spinlock lock;
+	struct pageindex_node *free; /* linked through slots[0] */
+	uint32_t nr;
+};
+
 struct pageindex {
 	struct pageindex_node *root; /* NULL when empty */
 	unsigned int shift;          /* the root covers offsets below 1 << (shift + 6) */
+	struct pageindex_cache *cache;
 };
 
-void pageindex_init(struct pageindex *idx);
+void pageindex_cache_init(struct pageindex_cache *cache);
+/* Free the nodes kept: every index using the cache is destroyed. */
+void pageindex_cache_destroy(struct pageindex_cache *cache);
+
+/* An empty index, taking its nodes from @cache and giving them back to it. */
+void pageindex_init(struct pageindex *idx, struct pageindex_cache *cache);
 void pageindex_destroy(struct pageindex *idx);
 /* The slot of @key, or 0. */
 uint64_t pageindex_lookup(const struct pageindex *idx, uint32_t key);

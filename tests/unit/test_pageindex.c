@@ -5,7 +5,21 @@
 #include "helpers.h"
 #include "pageindex.h"
 
-TestSuite(pageindex, .timeout = 60);
+/* Each test process's node cache, emptied after each test. */
+static struct pageindex_cache cache;
+
+static void cache_init(void)
+{
+	pageindex_cache_init(&cache);
+}
+
+static void cache_fini(void)
+{
+	pageindex_cache_destroy(&cache);
+	check_no_leaks();
+}
+
+TestSuite(pageindex, .init = cache_init, .fini = cache_fini, .timeout = 60);
 
 /* Every entry by walks of @batch at a time: count, in strictly increasing offset order. */
 static uint32_t walk_all(const struct pageindex *idx, uint32_t batch, uint32_t *keys,
@@ -31,7 +45,7 @@ Test(pageindex, empty_index_has_nothing)
 	uint32_t key, cursor = 7;
 	uint64_t value;
 
-	pageindex_init(&idx);
+	pageindex_init(&idx, &cache);
 	cr_expect_eq(pageindex_lookup(&idx, 0), 0);
 	cr_expect_eq(pageindex_lookup(&idx, UINT32_MAX), 0);
 	pageindex_delete(&idx, 5);
@@ -51,7 +65,7 @@ Test(pageindex, boundary_offsets)
 	uint64_t values[16];
 	struct pageindex idx;
 
-	pageindex_init(&idx);
+	pageindex_init(&idx, &cache);
 	for (uint32_t i = n; i-- > 0;)
 		cr_assert_eq(pageindex_store(&idx, offsets[i], 2 * i + 1), 0);
 	for (uint32_t i = 0; i < n; i++)
@@ -80,7 +94,7 @@ Test(pageindex, deletes_shrink_the_tree)
 {
 	struct pageindex idx;
 
-	pageindex_init(&idx);
+	pageindex_init(&idx, &cache);
 	for (uint32_t k = 0; k < 64; k++)
 		cr_assert_eq(pageindex_store(&idx, k, k + 1), 0);
 	cr_expect_eq(idx.shift, 0, "64 offsets fit one leaf");
@@ -100,7 +114,7 @@ Test(pageindex, walk_resumes_after_changes)
 	uint32_t keys[4], cursor = 0;
 	uint64_t values[4];
 
-	pageindex_init(&idx);
+	pageindex_init(&idx, &cache);
 	for (uint32_t k = 0; k < 1000; k += 10)
 		cr_assert_eq(pageindex_store(&idx, k, k + 1), 0);
 	cr_assert_eq(pageindex_walk(&idx, &cursor, keys, values, 4), 4);
@@ -132,7 +146,7 @@ Test(pageindex, random_operations_match_a_reference)
 	unsigned int seed = 42;
 
 	cr_assert(ref && keys && values);
-	pageindex_init(&idx);
+	pageindex_init(&idx, &cache);
 	for (int op = 0; op < OPS; op++) {
 		/* Offsets cluster low, with a sprinkle across the whole span. */
 		uint32_t k = (uint32_t)rand_r(&seed) % (op % 7 ? 512 : SPAN);
@@ -161,4 +175,33 @@ Test(pageindex, random_operations_match_a_reference)
 	free(ref);
 	free(keys);
 	free(values);
+}
+
+/* Nodes given back go to the cache and the next index is built from them. */
+Test(pageindex, freed_nodes_are_reused)
+{
+	struct pageindex a, b;
+	struct pageindex_node *leaf;
+
+	pageindex_init(&a, &cache);
+	for (uint32_t k = 0; k < 64 * 64; k++)
+		cr_assert_eq(pageindex_store(&a, k, k + 1), 0);
+	leaf = (struct pageindex_node *)(uintptr_t)a.root->slots[5];
+	pageindex_destroy(&a);
+	cr_expect_eq(cache.nr, 65, "64 leaves and their parent kept");
+	cr_expect_null(a.root);
+
+	pageindex_init(&b, &cache);
+	cr_assert_eq(pageindex_store(&b, 0, 7), 0);
+	cr_expect_eq(cache.nr, 64, "one node taken from the cache");
+	for (uint32_t k = 1; k < 64; k++)
+		cr_assert_eq(pageindex_lookup(&b, k), 0, "a reused node starts empty: slot %u", k);
+	for (uint32_t k = 64; k < 64 * 64; k++)
+		cr_assert_eq(pageindex_store(&b, k, 7), 0);
+	cr_expect_eq(cache.nr, 0, "built from the cache");
+	bool reused = false;
+	for (int i = 0; i < 64; i++)
+		reused |= (struct pageindex_node *)(uintptr_t)b.root->slots[i] == leaf;
+	cr_expect(reused, "a leaf of the first index serves the second");
+	pageindex_destroy(&b);
 }
