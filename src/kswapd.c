@@ -83,30 +83,32 @@ void wakeup_kswapd(struct nlru_engine *eng, struct zone *zone, unsigned int orde
 {
 	struct pglist_data *pgdat = zone->zone_pgdat;
 	struct kswapd_state *ks = &pgdat->kswapd;
-	bool wake;
 
 	if (!managed_zone(zone))
 		return;
 	atomic_max(&ks->classzone_idx, classzone_idx);
 	atomic_max(&ks->order, (int)order);
-	if (!kswapd_sleeping(ks))
+	/* Only wake kswapd if all zones are unbalanced: checked without its lock, as 4.8. */
+	if (!kswapd_sleeping(ks) || pgdat_any_zone_balanced(pgdat, (int)order, classzone_idx))
 		return;
-	pthread_mutex_lock(&ks->lock);
-	wake = ks->waiting && !pgdat_any_zone_balanced(pgdat, (int)order, classzone_idx) &&
-	       kswapd_mark_woken(eng, ks);
-	pthread_mutex_unlock(&ks->lock);
-	if (wake)
-		pthread_cond_signal(&ks->wait);
+	kswapd_wake(eng, ks);
 }
 
-bool kswapd_mark_woken(struct nlru_engine *eng, struct kswapd_state *ks)
+void kswapd_wake(struct nlru_engine *eng, struct kswapd_state *ks)
 {
+	bool wake;
+
+	pthread_mutex_lock(&ks->lock);
 	/* Woken already and not running yet: a second signal would only cost a system call. */
-	if (ks->woken)
-		return false;
-	ks->woken = true;
-	count_vm_event(eng, NLRU_KSWAPD_WAKEUP);
-	return true;
+	wake = ks->waiting && !ks->woken;
+	if (wake) {
+		ks->woken = true;
+		count_vm_event(eng, NLRU_KSWAPD_WAKEUP);
+	}
+	pthread_mutex_unlock(&ks->lock);
+	/* After the unlock, so that kswapd does not wake into a held lock. */
+	if (wake)
+		pthread_cond_signal(&ks->wait);
 }
 
 /* wake_all_kswapds() (4.8): once per node of the zonelist, with the gfp zone as classzone. */
@@ -234,23 +236,35 @@ void kswapd_nap_then_sleep(struct nlru_engine *eng, struct pglist_data *pgdat,
 	bool remaining = false;
 
 	pthread_mutex_lock(&ks->lock);
-	if (atomic_load(&ks->stop))
-		goto out;
-	ks->waiting = true;
+	if (atomic_load(&ks->stop)) {
+		pthread_mutex_unlock(&ks->lock);
+		return;
+	}
+	/* prepare_to_wait(): from here on a waker sees kswapd waiting (see kswapd_sleeping()). */
 	ks->woken = false;
+	ks->waiting = true;
+	pthread_mutex_unlock(&ks->lock);
+	atomic_thread_fence(memory_order_seq_cst);
+	/*
+	 * The balance checks read counters only and run unlocked, as the wakers' do: a waker
+	 * then takes the lock only to wake kswapd, not to wait while kswapd weighs its zones.
+	 */
 	if (check->balanced(eng, pgdat, check)) {
+		pthread_mutex_lock(&ks->lock);
 		remaining = kswapd_wait(eng, ks, eng->cfg.kswapd_nap_ms);
+		pthread_mutex_unlock(&ks->lock);
 		if (remaining && check->woken_early)
 			check->woken_early(pgdat, check);
 	}
-	if (!remaining && check->balanced(eng, pgdat, check))
+	if (!remaining && check->balanced(eng, pgdat, check)) {
+		pthread_mutex_lock(&ks->lock);
 		kswapd_wait(eng, ks, 0);
-	else
+		pthread_mutex_unlock(&ks->lock);
+	} else {
 		count_vm_event(eng, remaining ? NLRU_KSWAPD_LOW_WMARK_HIT_QUICKLY
 					      : NLRU_KSWAPD_HIGH_WMARK_HIT_QUICKLY);
+	}
 	ks->waiting = false;
-out:
-	pthread_mutex_unlock(&ks->lock);
 }
 
 static bool prepare_kswapd_sleep_check(struct nlru_engine *eng, struct pglist_data *pgdat,

@@ -90,10 +90,10 @@ static inline bool kswapd_sleeping(struct kswapd_state *ks)
 }
 
 /*
- * ks->lock held, kswapd waiting: mark it woken and count nlru_kswapd_wakeup.  True if the
- * caller is to signal ks->wait, after unlocking, so that kswapd does not wake into a held lock.
+ * wake_up_interruptible(&pgdat->kswapd_wait): if kswapd waits and has not been woken yet,
+ * mark it woken, count nlru_kswapd_wakeup and signal it.
  */
-bool kswapd_mark_woken(struct nlru_engine *eng, struct kswapd_state *ks);
+void kswapd_wake(struct nlru_engine *eng, struct kswapd_state *ks);
 
 /* Start and stop the per-node threads (engine creation and destruction). */
 int kswapd_start_all(struct nlru_engine *eng);

@@ -41,7 +41,6 @@ void wakeup_kswapd_zone(struct nlru_engine *eng, struct zone *zone, unsigned int
 {
 	struct kswapd_state *ks = &zone->zone_pgdat->kswapd;
 	int cur = atomic_load(&ks->order);
-	bool wake;
 
 	if (!populated_zone(zone))
 		return;
@@ -52,14 +51,9 @@ void wakeup_kswapd_zone(struct nlru_engine *eng, struct zone *zone, unsigned int
 			break;
 		}
 	}
-	if (!kswapd_sleeping(ks))
+	if (!kswapd_sleeping(ks) || zone_balanced_gap(zone, (int)order, 0, 0))
 		return;
-	pthread_mutex_lock(&ks->lock);
-	wake = ks->waiting && !zone_balanced_gap(zone, (int)order, 0, 0) &&
-	       kswapd_mark_woken(eng, ks);
-	pthread_mutex_unlock(&ks->lock);
-	if (wake)
-		pthread_cond_signal(&ks->wait);
+	kswapd_wake(eng, ks);
 }
 
 /* wake_all_kswapds() (4.7): every zone of the zonelist, the preferred zone as classzone. */

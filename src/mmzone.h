@@ -217,7 +217,7 @@ enum { ZONELIST_FALLBACK, ZONELIST_NOFALLBACK, MAX_ZONELISTS };
 struct kswapd_state {
 	pthread_t thread;
 	bool started;
-	pthread_mutex_t lock; /* set waiting and woken, and wait, only under it */
+	pthread_mutex_t lock; /* taken to set woken and to wait for it */
 	pthread_cond_t wait;
 	/* asleep or napping: waitqueue_active(&pgdat->kswapd_wait); read without the lock too */
 	_Atomic bool waiting;
