@@ -62,11 +62,25 @@ struct nlru_file {
 	struct dirty_link dirty_link;
 	bool readable;
 	struct fault_injection inject; /* test hook: fail the next writes */
+	struct fault_injection inject_read; /* test hook: fail the next reads */
+	void (*read_hook)(void *arg);       /* test hook: a read done, its pages not yet out */
+	void *read_hook_arg;
 };
 
 void filemap_inject_write_errors(struct nlru_file *file, int err, int count)
 {
 	fault_inject_set(&file->inject, err, count);
+}
+
+void filemap_inject_read_errors(struct nlru_file *file, int err, int count)
+{
+	fault_inject_set(&file->inject_read, err, count);
+}
+
+void filemap_set_read_hook(struct nlru_file *file, void (*hook)(void *arg), void *arg)
+{
+	file->read_hook_arg = arg;
+	file->read_hook = hook;
 }
 
 static uint64_t page_slot(const struct pglist_data *pgdat, uint32_t pfn)
@@ -261,7 +275,6 @@ static bool add_to_page_cache(struct nlru_file *file, struct page *page, uint32_
 	}
 	page->mapping = file->owner.id;
 	page->index = index;
-	page_set(page, PG_uptodate);
 	/* The index's reference and the caller's. */
 	__atomic_store_n(&page->refcount, 2, __ATOMIC_RELEASE);
 	mod_page_node_state(pgdat, page, NLRU_NR_FILE_PAGES, 1);
@@ -319,34 +332,41 @@ static int alloc_cache_pages(struct nlru_file *file, struct page **pages, int n)
 	return got;
 }
 
+static bool page_uptodate(const struct page *page)
+{
+	return __atomic_load_n(&page->flags, __ATOMIC_ACQUIRE) & (1u << PG_uptodate);
+}
+
+/* The page's contents are in: whoever sees PG_uptodate sees them too. */
+static void set_page_uptodate(struct page *page)
+{
+	__atomic_fetch_or(&page->flags, 1u << PG_uptodate, __ATOMIC_RELEASE);
+}
+
 /*
- * Read pages [@first, @first + n) of the file into new cache pages with one preadv
- * (readahead when n > 1).  Pages past the end of the file are zero.  0 or -errno.
+ * Read @n pages of the file from @first on into @pages with one preadv, the pages locked
+ * and in the cache already; pages past the end of the file are zero.  Marks them uptodate,
+ * or leaves them not uptodate and logs the error.  0 or -errno.
  */
-static int read_into_cache(struct nlru_file *file, uint32_t first, int n)
+static int read_pages(struct nlru_file *file, uint32_t first, struct page **pages, int n)
 {
 	struct nlru_engine *eng = file->eng;
-	struct page *pages[READAHEAD_PAGES];
 	struct iovec iov[READAHEAD_PAGES];
+	int err = fault_injected(&file->inject_read);
 	uint64_t size;
 	ssize_t got = 0;
 
-	n = alloc_cache_pages(file, pages, n);
-	if (!n)
-		return -ENOMEM;
 	for (int i = 0; i < n; i++)
 		iov[i] = (struct iovec){address_of(eng, pages[i]), PAGE_SIZE};
 	spin_lock(&file->lock);
 	size = file->size;
 	spin_unlock(&file->lock);
 	/* Past the end of the file (a file being extended) there is nothing to read. */
-	if (((uint64_t)first << PAGE_SHIFT) < size)
+	if (!err && ((uint64_t)first << PAGE_SHIFT) < size) {
 		got = preadv(file->fd, iov, n, (off_t)first << PAGE_SHIFT);
-	if (got < 0) {
-		int err = errno;
-
-		for (int i = 0; i < n; i++)
-			free_pages_trusted(eng, pages[i], 0);
+		err = got < 0 ? errno : 0;
+	}
+	if (err) {
 		log_err(&eng->log, "read of %s failed: %s", file->path, strerror(err));
 		return -err;
 	}
@@ -354,10 +374,71 @@ static int read_into_cache(struct nlru_file *file, uint32_t first, int n)
 		size_t have = (size_t)MAX(0, MIN((ssize_t)PAGE_SIZE, got - (ssize_t)i * (ssize_t)PAGE_SIZE));
 
 		memset((char *)iov[i].iov_base + have, 0, PAGE_SIZE - have);
+		set_page_uptodate(pages[i]);
 	}
 	count_vm_events(eng, NLRU_PGPGIN, (unsigned long)got / 1024);
-	insert_pages(file, first, pages, n, false);
 	return 0;
+}
+
+/*
+ * Read pages [@first, @first + n) of the file into new cache pages (readahead when n > 1),
+ * as Linux does: the pages enter the cache locked and not uptodate before the read, so that
+ * nobody caches an older copy of them meanwhile, and whoever looks them up waits for the
+ * read (lock_page_uptodate()).  The window stops at a page someone else cached first.  A
+ * failed read leaves its pages cached, not uptodate, for the next reader to read again.
+ * 0 or -errno.
+ */
+static int read_into_cache(struct nlru_file *file, uint32_t first, int n)
+{
+	struct nlru_engine *eng = file->eng;
+	struct page *pages[READAHEAD_PAGES];
+	bool activate[READAHEAD_PAGES];
+	int added, err;
+
+	n = alloc_cache_pages(file, pages, n);
+	if (!n)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++)
+		page_set(pages[i], PG_locked);
+	spin_lock(&file->lock);
+	for (added = 0; added < n; added++)
+		if (!add_to_page_cache(file, pages[added], first + (uint32_t)added, &activate[added]))
+			break;
+	spin_unlock(&file->lock);
+	for (int i = added; i < n; i++) {
+		page_clear(pages[i], PG_locked);
+		free_pages_trusted(eng, pages[i], 0);
+	}
+	err = added ? read_pages(file, first, pages, added) : 0;
+	if (added && file->read_hook)
+		file->read_hook(file->read_hook_arg);
+	for (int i = 0; i < added; i++) {
+		bit_spin_unlock(&pages[i]->flags, PG_locked);
+		if (activate[i])
+			activate_refault(eng, pages[i]);
+	}
+	lru_cache_add_pages(eng, pages, added);
+	for (int i = 0; i < added; i++)
+		put_page(pages[i]);
+	return err;
+}
+
+/*
+ * Wait for @page's read if one is in flight, and read it again if it failed (Linux's
+ * lock_page() and ->readpage() in filemap_read_page()).  0, or -errno with the page still
+ * not uptodate.
+ */
+static int lock_page_uptodate(struct nlru_file *file, struct page *page)
+{
+	int err = 0;
+
+	if (page_uptodate(page))
+		return 0;
+	bit_spin_lock(&page->flags, PG_locked);
+	if (!page_test(page, PG_uptodate))
+		err = read_pages(file, page->index, &page, 1);
+	bit_spin_unlock(&page->flags, PG_locked);
+	return err;
 }
 
 /* Add a referenced @page to the growing list *@pages of *@n; false if it cannot grow. */
@@ -549,6 +630,11 @@ static struct page *get_cache_page(struct nlru_file *file, uint32_t index, int *
 			get_page(page);
 			file->ra_next = index + 1;
 			spin_unlock(&file->lock);
+			*err = lock_page_uptodate(file, page);
+			if (*err) {
+				put_page(page);
+				return NULL;
+			}
 			return page;
 		}
 		n = readahead_window(file, index);
@@ -588,6 +674,7 @@ static struct page *get_page_for_overwrite(struct nlru_file *file, uint32_t inde
 			return NULL;
 		}
 		memcpy(address_of(file->eng, page), src, PAGE_SIZE);
+		page_set(page, PG_uptodate);
 		insert_pages(file, index, &page, 1, true);
 		if (page) {
 			*filled = true;
@@ -642,6 +729,15 @@ static int get_read_pages(struct nlru_file *file, uint64_t pos, uint64_t limit,
 	spin_unlock(&file->lock);
 	if (pos >= *end)
 		return 0;
+	/* Pages whose read is in flight are waited for; one that cannot be read ends the run. */
+	for (int i = 0; i < got; i++) {
+		*err = lock_page_uptodate(file, pages[i]);
+		if (*err) {
+			for (int k = i; k < got; k++)
+				put_page(pages[k]);
+			return i;
+		}
+	}
 	if (!got) {
 		/* Not cached: read it in, and ahead. */
 		pages[0] = get_cache_page(file, index, err);
@@ -748,10 +844,13 @@ static void balance_dirty_pages_ratelimited(struct nlru_file *file, unsigned lon
 static void write_cached_page(struct page *page, void *dst, const void *src, size_t n)
 {
 	bit_spin_lock(&page->flags, PG_locked);
-	if (n == PAGE_SIZE)
+	if (n == PAGE_SIZE) {
+		/* All of it: uptodate now, even if a read of it failed before. */
 		copy_page_nt(dst, src);
-	else
+		set_page_uptodate(page);
+	} else {
 		memcpy(dst, src, n);
+	}
 	bit_spin_unlock(&page->flags, PG_locked);
 }
 
@@ -810,10 +909,12 @@ static int write_whole_pages(struct nlru_file *file, uint32_t index, const char 
 			}
 			break;
 		}
-		if (fresh[i])
+		if (fresh[i]) {
 			copy_page_nt(address_of(eng, pages[i]), src[i]);
-		else
+			page_set(pages[i], PG_uptodate);
+		} else {
 			write_cached_page(pages[i], address_of(eng, pages[i]), src[i], PAGE_SIZE);
+		}
 	}
 	written = n;
 	spin_lock(&file->lock);
@@ -1222,6 +1323,36 @@ bool filemap_remove_page(struct nlru_engine *eng, struct page *page)
 	}
 	spin_unlock(&file->lock);
 	return removed;
+}
+
+bool filemap_invalidate_page(struct nlru_file *file, uint32_t index)
+{
+	struct nlru_engine *eng = file->eng;
+	struct page *page = NULL;
+	bool dropped = false;
+	uint64_t v;
+
+	spin_lock(&file->lock);
+	v = pageindex_lookup(&file->idx, index);
+	if ((v & SLOT_TAG_MASK) == SLOT_PAGE) {
+		page = slot_page(eng, v);
+		get_page(page); /* in place of reclaim's isolation reference */
+	}
+	spin_unlock(&file->lock);
+	if (!page)
+		return false;
+	if (isolate_lru_page(eng, page) == 0) {
+		pthread_rwlock_rdlock(&eng->owners.lock);
+		dropped = filemap_remove_page(eng, page);
+		pthread_rwlock_unlock(&eng->owners.lock);
+		if (dropped)
+			free_pages_trusted(eng, page, 0);
+		else
+			putback_lru_page(eng, page);
+	}
+	if (!dropped)
+		put_page(page);
+	return dropped;
 }
 
 int filemap_pageout(struct nlru_engine *eng, struct page *page)

@@ -28,6 +28,15 @@ unsigned long filemap_trim_shadows(struct nlru_engine *eng, int nid, unsigned lo
 
 /* Test hook: fail the next @count writebacks of @file with @err (EIO, ENOSPC, ...). */
 void filemap_inject_write_errors(struct nlru_file *file, int err, int count);
+/* Test hook: fail the next @count reads of @file with @err. */
+void filemap_inject_read_errors(struct nlru_file *file, int err, int count);
+/* Test hook: call @hook(@arg) after each readahead read, before its pages are unlocked. */
+void filemap_set_read_hook(struct nlru_file *file, void (*hook)(void *arg), void *arg);
+/*
+ * Test hook, invalidate_mapping_pages() for one page: drop page @index of @file from the
+ * cache if it is clean and unused, leaving a shadow entry.  True if it was dropped.
+ */
+bool filemap_invalidate_page(struct nlru_file *file, uint32_t index);
 
 /*
  * Engine destruction: flush and close files left open.  -EIO naming a file whose pages could

@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -134,6 +135,108 @@ Test(filemap, copy_through_pinned_pages_is_identical)
 	copy_pinned(eng, test_path("src"), test_path("dst"));
 	expect_same_files(test_path("src"), test_path("dst"));
 	cr_expect_gt(vmstat_value(eng, "pgsteal_kswapd") + vmstat_value(eng, "pgsteal_direct"), 0);
+	destroy_engine(eng);
+}
+
+/* A read that fails leaves its page cached and not uptodate; the next reader reads it again. */
+Test(filemap, failed_read_is_reported_and_read_again)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	unsigned char buf[3 * 4096];
+	struct nlru_file *f;
+
+	make_file(test_path("r"), sizeof(buf), 11);
+	cr_assert_eq(nlru_file_open(eng, test_path("r"), O_RDONLY, 0, 0, &f), 0);
+	filemap_inject_read_errors(f, EIO, 2);
+	cr_expect_eq(nlru_file_pread(f, buf, sizeof(buf), 0), -EIO);
+	cr_expect(strstr(test_log_last, "read of"), "%s", test_log_last);
+	cr_expect_eq(vmstat_value(eng, "nr_file_pages"), 1, "the page stays in the cache");
+	/* The second failure is the page's read again, by the next reader. */
+	cr_expect_eq(nlru_file_pread(f, buf, sizeof(buf), 0), -EIO);
+	cr_expect_eq(nlru_file_pread(f, buf, sizeof(buf), 0), (long)sizeof(buf), "%s",
+		     test_log_last);
+	for (size_t i = 0; i < sizeof(buf); i++)
+		cr_assert_eq(buf[i], byte_at(i, 11), "byte %zu", i);
+	cr_assert_eq(nlru_file_close(f), 0);
+	destroy_engine(eng);
+}
+
+struct read_race {
+	struct nlru_file *file;
+	sem_t read_done;
+	unsigned char buf[4096];
+	long got;
+};
+
+/* The read hook: the data is in, its page not yet out; hold it there a while. */
+static void hold_the_read(void *arg)
+{
+	struct read_race *race = arg;
+
+	sem_post(&race->read_done);
+	usleep(100 * 1000);
+}
+
+static void *race_reader(void *arg)
+{
+	struct read_race *race = arg;
+
+	race->got = nlru_file_pread(race->file, race->buf, sizeof(race->buf), 0);
+	return NULL;
+}
+
+/*
+ * A page written, written back and dropped while an older copy of it was being read must not
+ * come back as that older copy: the read's page is in the cache, locked, before the read, so
+ * the write waits for it and lands after it (Linux's add_to_page_cache_lru() + lock_page()).
+ */
+Test(filemap, a_page_written_during_its_read_is_not_replaced_by_the_older_data)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	struct read_race race = {0};
+	unsigned char fresh[4096], back[4096];
+	pthread_t reader;
+
+	make_file(test_path("race"), sizeof(fresh), 12);
+	cr_assert_eq(nlru_file_open(eng, test_path("race"), O_RDWR, 0, 0, &race.file), 0);
+	sem_init(&race.read_done, 0, 0);
+	filemap_set_read_hook(race.file, hold_the_read, &race);
+	cr_assert_eq(pthread_create(&reader, NULL, race_reader, &race), 0);
+	sem_wait(&race.read_done);
+	memset(fresh, 'N', sizeof(fresh));
+	cr_assert_eq(nlru_file_pwrite(race.file, fresh, sizeof(fresh), 0), (long)sizeof(fresh));
+	cr_assert_eq(nlru_file_fsync(race.file), 0);
+	filemap_invalidate_page(race.file, 0);
+	pthread_join(reader, NULL);
+	filemap_set_read_hook(race.file, NULL, NULL);
+	cr_expect_eq(race.got, (long)sizeof(fresh));
+	cr_assert_eq(nlru_file_pread(race.file, back, sizeof(back), 0), (long)sizeof(back));
+	cr_expect_eq(memcmp(back, fresh, sizeof(back)), 0, "the write survives the read");
+	cr_assert_eq(nlru_file_close(race.file), 0);
+	int fd = open(test_path("race"), O_RDONLY);
+	cr_assert_eq(pread(fd, back, sizeof(back), 0), (ssize_t)sizeof(back));
+	close(fd);
+	cr_expect_eq(memcmp(back, fresh, sizeof(back)), 0, "and reaches the file");
+	sem_destroy(&race.read_done);
+	destroy_engine(eng);
+}
+
+/* The page cache's own eviction test hook drops a clean page and keeps a dirty one. */
+Test(filemap, invalidate_drops_clean_pages_only)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	struct nlru_file *f;
+	char buf[4096];
+
+	make_file(test_path("inv"), 2 * 4096, 13);
+	cr_assert_eq(nlru_file_open(eng, test_path("inv"), O_RDWR, 0, 0, &f), 0);
+	cr_assert_eq(nlru_file_pread(f, buf, sizeof(buf), 0), (long)sizeof(buf));
+	cr_assert_eq(nlru_file_pwrite(f, "x", 1, 4096), 1);
+	cr_expect(filemap_invalidate_page(f, 0), "clean: dropped");
+	cr_expect_not(filemap_invalidate_page(f, 1), "dirty: kept");
+	cr_expect_not(filemap_invalidate_page(f, 5), "not cached");
+	cr_expect_eq(vmstat_value(eng, "nr_file_pages"), 1);
+	cr_assert_eq(nlru_file_close(f), 0);
 	destroy_engine(eng);
 }
 
