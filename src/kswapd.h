@@ -78,13 +78,13 @@ void kswapd_nap_then_sleep(struct nlru_engine *eng, struct pglist_data *pgdat,
 /*
  * waitqueue_active(), read before taking ks->lock: false while kswapd runs or a wakeup is
  * already on its way, which is what most allocations under the low watermark find; they then
- * leave the lock, which kswapd holds while it decides to sleep, alone.  The fence pairs with
- * kswapd's store of waiting before its balance check: either the caller sees kswapd waiting,
- * or kswapd's check sees the free pages the caller's allocation has taken.
+ * leave the lock alone.  No fence, as in 4.8's wakeup_kswapd(): a waker that reads "not
+ * waiting" too early read the free counts earlier still, and kswapd only goes to sleep when
+ * it sees its node above the high watermark, far above the low one that sent the waker here.
+ * So no wakeup is lost that kswapd needed, bar a waker's own last few pages.
  */
 static inline bool kswapd_sleeping(struct kswapd_state *ks)
 {
-	atomic_thread_fence(memory_order_seq_cst);
 	return atomic_load_explicit(&ks->waiting, memory_order_relaxed) &&
 	       !atomic_load_explicit(&ks->woken, memory_order_relaxed);
 }
