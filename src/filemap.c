@@ -709,7 +709,8 @@ static int find_get_pages(struct nlru_file *file, uint32_t index, int max, struc
  * filemap_get_pages(): references on the cached pages holding the file's bytes from @pos up
  * to @limit (at most COPY_BATCH pages, reading them in, and ahead, when the first is not
  * cached), with the end of what there is to read, the lesser of @limit and the file's size,
- * in *@end.  Returns how many; 0 at the end of the file, or with *@err set.
+ * in *@end.  Returns how many: 0 at the end of the file; fewer than there are, with *@err
+ * set, when a page cannot be read.
  */
 static int get_read_pages(struct nlru_file *file, uint64_t pos, uint64_t limit,
 			  struct page **pages, uint64_t *end, int *err)
