@@ -203,7 +203,7 @@ static int fault_in(struct nlru_region *region, size_t index, uint64_t v, unsign
 	struct nlru_engine *eng = region->eng;
 	struct page *page = alloc_pages_node(eng, NLRU_GFP_HIGHUSER_MOVABLE, 0, region->nid);
 	struct pglist_data *pgdat;
-	bool installed;
+	bool installed = false;
 	int r;
 
 	if (!page)
