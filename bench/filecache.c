@@ -10,7 +10,9 @@
  *          user space), against a user-space read/write loop of 1 MiB through the kernel,
  *          and against a pipelined copy with no cache (below): the floor of the engine's copy
  * Both sides read and write the same files on the same file system; figures are medians of
- * --samples runs.  Usage: filecache [--mib N] [--samples N] [--dir DIR]
+ * --samples runs.  --only buffered|pinned|copy_range runs that engine copy alone and prints
+ * its median as the last field, for A/Bs of two builds of the library (scripts/ab-libs.sh).
+ * Usage: filecache [--mib N] [--samples N] [--dir DIR] [--only COPY]
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -250,8 +252,38 @@ static double copy_cp_mbs(const char *src, const char *dst, long mib)
 	return (double)mib * 1.048576 / (now_s() - t0);
 }
 
+/* --only: one engine copy, @samples times; prints and returns its median, 0 on failure. */
+static double one_copy(const char *which, const char *big, const char *dst, long mib,
+		       int samples, char *buf)
+{
+	struct nlru_engine *eng;
+	struct nlru_config cfg;
+	double mbs[32];
+
+	nlru_config_init(&cfg);
+	cfg.node_mib = mib;
+	cfg.prefault = 1;
+	if (nlru_engine_create(&cfg, &eng))
+		return 0;
+	for (int s = 0; s < samples; s++) {
+		sync();
+		if (strcmp(which, "buffered") == 0)
+			mbs[s] = copy_engine_mbs(eng, big, dst, 2 * mib, buf);
+		else if (strcmp(which, "pinned") == 0)
+			mbs[s] = copy_pinned_mbs(eng, big, dst, 2 * mib);
+		else
+			mbs[s] = copy_range_mbs(eng, big, dst, 2 * mib);
+		unlink(dst);
+	}
+	nlru_engine_destroy(eng);
+	printf("%s, %ld MiB file, engine of %ld MiB, median of %d: %.0f\n", which, 2 * mib, mib,
+	       samples, median(mbs, samples));
+	return median(mbs, samples);
+}
+
 int main(int argc, char **argv)
 {
+	const char *only = NULL;
 	long mib = 64;
 	int samples = 5;
 	const char *dir = "/tmp";
@@ -270,14 +302,26 @@ int main(int argc, char **argv)
 			samples = atoi(argv[i + 1]);
 		else if (strcmp(argv[i], "--dir") == 0)
 			dir = argv[i + 1];
+		else if (strcmp(argv[i], "--only") == 0)
+			only = argv[i + 1];
 	}
 	if (samples < 1 || samples > 32)
 		samples = 5;
+	if (only && strcmp(only, "buffered") && strcmp(only, "pinned") && strcmp(only, "copy_range")) {
+		fprintf(stderr, "filecache: --only takes buffered, pinned or copy_range\n");
+		return 2;
+	}
 	snprintf(src, sizeof(src), "%s/nlru-fc-src", dir);
 	snprintf(big, sizeof(big), "%s/nlru-fc-big", dir);
 	snprintf(dst, sizeof(dst), "%s/nlru-fc-dst", dir);
-	make_file(src, mib);
 	make_file(big, 2 * mib);
+	if (only) {
+		double mbs = one_copy(only, big, dst, mib, samples, buf);
+
+		unlink(big);
+		return mbs > 0 ? 0 : 1;
+	}
+	make_file(src, mib);
 
 	/* read: an engine four times the file, the file read once to cache it everywhere */
 	nlru_config_init(&cfg);
