@@ -77,37 +77,6 @@ static void activate_refault(struct nlru_engine *eng, struct page *page)
 	workingset_activation(page_lruvec(page_pgdat(eng, page), page));
 }
 
-/*
- * add_to_page_cache_lru() for fresh pages, already filled (from the file, or with what a
- * writer of the whole page writes): no reader ever sees a page that is not uptodate.  Pages
- * another thread cached first are freed and come back NULL.  The caller's reference to each
- * page added is dropped, unless @keep_ref.
- */
-static void insert_pages(struct nlru_file *file, uint32_t first, struct page **pages, int n,
-			 bool keep_ref)
-{
-	struct nlru_engine *eng = file->eng;
-	bool added[READAHEAD_PAGES], activate[READAHEAD_PAGES];
-
-	spin_lock(&file->lock);
-	for (int i = 0; i < n; i++)
-		added[i] = add_to_page_cache(file, pages[i], first + (uint32_t)i, &activate[i]);
-	spin_unlock(&file->lock);
-	for (int i = 0; i < n; i++) {
-		if (!added[i]) {
-			/* Another thread cached this page first (or the index is full): use theirs. */
-			free_pages_trusted(eng, pages[i], 0);
-			pages[i] = NULL;
-		} else if (activate[i]) {
-			activate_refault(eng, pages[i]);
-		}
-	}
-	lru_cache_add_pages(eng, pages, n);
-	for (int i = 0; i < n && !keep_ref; i++)
-		if (pages[i])
-			put_page(pages[i]);
-}
-
 /* Fresh pages for the cache, or fewer than asked when memory runs out. */
 static int alloc_cache_pages(struct nlru_file *file, struct page **pages, int n)
 {
@@ -279,43 +248,6 @@ static struct page *get_cache_page(struct nlru_file *file, uint32_t index, int *
 	}
 }
 
-/*
- * The page at @index for a write of all of it, with a reference held: the cached one, or a
- * new page that gets @src before it enters the cache (nothing to read, and no reader sees it
- * half written), in which case *filled is set.  NULL and *err on failure.
- */
-static struct page *get_page_for_overwrite(struct nlru_file *file, uint32_t index,
-					   const void *src, bool *filled, int *err)
-{
-	for (;;) {
-		struct page *page;
-		uint64_t v;
-
-		spin_lock(&file->lock);
-		v = pageindex_lookup(&file->idx, index);
-		file->ra_next = index + 1;
-		if ((v & SLOT_TAG_MASK) == SLOT_PAGE) {
-			page = slot_page(file->eng, v);
-			get_page(page);
-			spin_unlock(&file->lock);
-			*filled = false;
-			return page;
-		}
-		spin_unlock(&file->lock);
-		if (!alloc_cache_pages(file, &page, 1)) {
-			*err = -ENOMEM;
-			return NULL;
-		}
-		memcpy(address_of(file->eng, page), src, PAGE_SIZE);
-		page_set(page, PG_uptodate);
-		insert_pages(file, index, &page, 1, true);
-		if (page) {
-			*filled = true;
-			return page;
-		}
-	}
-}
-
 /* Pages copied per lookup: one hold of the file's lock for a run of cached pages. */
 #define COPY_BATCH 16
 
@@ -440,23 +372,6 @@ static void write_cached_page(struct page *page, void *dst, const void *src, siz
 	bit_spin_unlock(&page->flags, PG_locked);
 }
 
-/* One whole page from @src into page @index of the file, dirty, referenced; NULL and *@err. */
-static struct page *overwrite_page(struct nlru_file *file, uint32_t index, const char *src,
-				   int *err)
-{
-	bool filled;
-	struct page *page = get_page_for_overwrite(file, index, src, &filled, err);
-
-	if (!page)
-		return NULL;
-	if (!filled)
-		write_cached_page(page, address_of(file->eng, page), src, PAGE_SIZE);
-	spin_lock(&file->lock);
-	set_page_dirty(file, page);
-	spin_unlock(&file->lock);
-	return page;
-}
-
 /*
  * Write @nr whole pages at page @index on (at most COPY_BATCH), page i from @src[i]: cached
  * pages are overwritten, missing ones are new pages filled before they enter the cache, all
@@ -520,14 +435,13 @@ static int write_whole_pages(struct nlru_file *file, uint32_t index, const char 
 	lru_cache_add_pages(eng, added, n);
 	for (int i = 0; i < n; i++) {
 		if (lost[i]) {
-			/* Another writer cached this page first: write into theirs. */
+			/* Another writer cached this page first: write into theirs, as a write
+			 * of that page alone would. */
 			free_pages_trusted(eng, pages[i], 0);
-			pages[i] = written > i ? overwrite_page(file, index + (uint32_t)i, src[i], err)
-					       : NULL;
-			if (!pages[i]) {
-				written = MIN(written, i);
-				continue;
-			}
+			if (written > i &&
+			    write_whole_pages(file, index + (uint32_t)i, &src[i], 1, err) != 1)
+				written = i;
+			continue;
 		}
 		mark_page_accessed(eng, pages[i]);
 		put_page(pages[i]);
