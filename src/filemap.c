@@ -31,6 +31,10 @@
 #include "lru.h"
 #include "vmstat.h"
 
+#define READAHEAD_PAGES 32 /* VM_MAX_READAHEAD, 128 KiB */
+/* Page offsets are 32-bit: files of up to 16 TiB (Linux's s_maxbytes). */
+#define MAX_FILE_BYTES (((uint64_t)UINT32_MAX + 1) << PAGE_SHIFT)
+
 void filemap_inject_read_errors(struct nlru_file *file, int err, int count)
 {
 	fault_inject_set(&file->inject_read, err, count);

@@ -17,10 +17,7 @@
 #include "spinlock.h"
 #include "workingset.h"
 
-#define READAHEAD_PAGES 32 /* VM_MAX_READAHEAD, 128 KiB */
-/* Page offsets are 32-bit: files of up to 16 TiB (Linux's s_maxbytes). */
-#define MAX_FILE_BYTES (((uint64_t)UINT32_MAX + 1) << PAGE_SHIFT)
-#define WALK_BATCH 64
+#define WALK_BATCH 64 /* index entries a walk takes per hold of the file's lock */
 
 struct nlru_file {
 	struct owner_head owner; /* OWNER_FILE; owner.id is page->mapping of its pages */
