@@ -35,6 +35,18 @@
 /* Page offsets are 32-bit: files of up to 16 TiB (Linux's s_maxbytes). */
 #define MAX_FILE_BYTES (((uint64_t)UINT32_MAX + 1) << PAGE_SHIFT)
 
+/* A write of @len bytes at @offset would end past the largest file the cache holds. */
+static bool past_max_file(uint64_t offset, size_t len)
+{
+	return offset > MAX_FILE_BYTES || len > MAX_FILE_BYTES - offset;
+}
+
+/* What of a read of @len bytes at @offset lies below the largest file the cache holds. */
+static size_t within_max_file(uint64_t offset, size_t len)
+{
+	return (size_t)MIN((uint64_t)len, offset < MAX_FILE_BYTES ? MAX_FILE_BYTES - offset : 0);
+}
+
 void filemap_inject_read_errors(struct nlru_file *file, int err, int count)
 {
 	fault_inject_set(&file->inject_read, err, count);
@@ -336,7 +348,7 @@ long nlru_file_pread(struct nlru_file *file, void *buf, size_t len, uint64_t off
 		log_err(&file->eng->log, "read of %s, which is open write-only", file->path);
 		return -EBADF;
 	}
-	len = (size_t)MIN((uint64_t)len, offset < MAX_FILE_BYTES ? MAX_FILE_BYTES - offset : 0);
+	len = within_max_file(offset, len);
 	while (done < len) {
 		uint64_t pos = offset + done, end;
 		struct page *pages[COPY_BATCH];
@@ -464,7 +476,7 @@ long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len, uint6
 		log_err(&file->eng->log, "write to %s, which is open read-only", file->path);
 		return -EBADF;
 	}
-	if (offset > MAX_FILE_BYTES || len > MAX_FILE_BYTES - offset) {
+	if (past_max_file(offset, len)) {
 		log_err(&file->eng->log, "write to %s past 16 TiB, the largest file the cache holds",
 			file->path);
 		return -EFBIG;
@@ -529,9 +541,9 @@ long nlru_file_copy_range(struct nlru_file *in, uint64_t in_offset, struct nlru_
 		return bad_copy(in, out, -EXDEV, "the files are in different engines");
 	if (in == out && in_offset < out_offset + len && out_offset < in_offset + len)
 		return bad_copy(in, out, -EINVAL, "the ranges overlap");
-	if (out_offset > MAX_FILE_BYTES || len > MAX_FILE_BYTES - out_offset)
+	if (past_max_file(out_offset, len))
 		return bad_copy(in, out, -EFBIG, "past 16 TiB, the largest file the cache holds");
-	len = (size_t)MIN((uint64_t)len, in_offset < MAX_FILE_BYTES ? MAX_FILE_BYTES - in_offset : 0);
+	len = within_max_file(in_offset, len);
 	while (done < len) {
 		uint64_t pos = in_offset + done, end;
 		struct page *pages[COPY_BATCH];
