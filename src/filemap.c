@@ -32,6 +32,8 @@
 #include "vmstat.h"
 
 #define READAHEAD_PAGES 32 /* VM_MAX_READAHEAD, 128 KiB */
+/* What nlru_file_open() takes beside the access mode. */
+#define OPEN_FLAGS (O_CREAT | O_TRUNC | O_EXCL | O_CLOEXEC)
 /* Page offsets are 32-bit: files of up to 16 TiB (Linux's s_maxbytes). */
 #define MAX_FILE_BYTES (((uint64_t)UINT32_MAX + 1) << PAGE_SHIFT)
 
@@ -223,6 +225,8 @@ static int readahead_window(struct nlru_file *file, uint32_t index)
 
 	if (index < pages_in_file)
 		n = (int)MIN((uint64_t)n, pages_in_file - index);
+	/* Nor past the last page index a file can have: index + n would wrap to page 0. */
+	n = (int)MIN((uint64_t)n, (uint64_t)UINT32_MAX - index + 1);
 	/* Stop the window at the first page already cached. */
 	for (int i = 1; i < n; i++)
 		if ((pageindex_lookup(&file->idx, index + (uint32_t)i) & SLOT_TAG_MASK) == SLOT_PAGE)
@@ -441,7 +445,7 @@ static int write_whole_pages(struct nlru_file *file, uint32_t index, const char 
 		if (!lost[i])
 			set_page_dirty(file, pages[i]);
 	}
-	file->size = MAX(file->size, (uint64_t)(index + (uint32_t)n) << PAGE_SHIFT);
+	file->size = MAX(file->size, ((uint64_t)index + (uint64_t)n) << PAGE_SHIFT);
 	spin_unlock(&file->lock);
 	for (int i = 0; i < n; i++) {
 		added[i] = fresh[i] && !lost[i] ? pages[i] : NULL;
@@ -685,6 +689,17 @@ int nlru_file_open(struct nlru_engine *eng, const char *path, int flags, unsigne
 
 	if (!eng || !path || !out || (nid != NLRU_NUMA_NO_NODE && (nid < 0 || nid >= eng->nr_nodes)))
 		return -EINVAL;
+	/*
+	 * Flags the cache could not honour are refused before anything is opened or created:
+	 * writeback writes at each page's own offset (not with O_APPEND), through the kernel's
+	 * page cache (not with O_DIRECT), and when the engine chooses (not per write, O_SYNC).
+	 */
+	if ((flags & O_ACCMODE) == O_ACCMODE || (flags & ~(O_ACCMODE | OPEN_FLAGS))) {
+		log_err(&eng->log, "open of %s: flags %#x are not O_RDONLY, O_WRONLY or O_RDWR with "
+				   "O_CREAT, O_TRUNC, O_EXCL or O_CLOEXEC",
+			path, (unsigned int)flags);
+		return -EINVAL;
+	}
 	file = calloc(1, sizeof(*file));
 	if (file)
 		file->fd = -1;

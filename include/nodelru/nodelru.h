@@ -337,8 +337,10 @@ struct nlru_file;
 
 /*
  * nlru_file_open - open (or create, with O_CREAT in @flags) the real file at @path for
- * caching on node @nid (NLRU_NUMA_NO_NODE: the caller's).  @flags: O_RDONLY, O_RDWR, O_CREAT,
- * O_TRUNC, O_EXCL as open(2).  -errno from open(2), -EINVAL, -ENOMEM.
+ * caching on node @nid (NLRU_NUMA_NO_NODE: the caller's).  @flags: O_RDONLY, O_WRONLY or
+ * O_RDWR, with O_CREAT, O_TRUNC, O_EXCL, O_CLOEXEC as open(2); -EINVAL for any other flag
+ * (O_APPEND, O_DIRECT, O_SYNC, ...), which the cache could not honour, before anything is
+ * opened or created.  -errno from open(2), -EISDIR, -EINVAL, -ENOMEM.
  */
 NLRU_API int nlru_file_open(struct nlru_engine *eng, const char *path, int flags,
 			    unsigned int mode, int nid, struct nlru_file **out);

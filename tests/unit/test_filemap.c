@@ -3,12 +3,14 @@
  * failing writes, the 4.8 writeback rule, refault detection, and the shadow bound.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -41,7 +43,6 @@ static void make_file(const char *path, uint64_t bytes, unsigned int seed)
 	close(fd);
 }
 
-/* Compare two real files byte for byte. */
 static uint64_t file_size(const char *path)
 {
 	struct stat st;
@@ -50,6 +51,7 @@ static uint64_t file_size(const char *path)
 	return (uint64_t)st.st_size;
 }
 
+/* Compare two real files byte for byte. */
 static void expect_same_files(const char *a, const char *b)
 {
 	static unsigned char x[1 << 16], y[1 << 16];
@@ -329,6 +331,83 @@ Test(filemap, copy_range_bad_input_changes_nothing)
 	cr_assert_eq(nlru_file_close(ro), 0);
 	cr_assert_eq(nlru_file_close(rw), 0);
 	destroy_engine(other);
+	destroy_engine(eng);
+}
+
+/*
+ * Page 2^32 - 1, the last a file can have (16 TiB - 4 KiB on): readahead from there must not
+ * wrap round to page 0, and a write of that whole page must make the file 16 TiB long.  On
+ * tmpfs, whose files may be that large (ext4's stop a page short).
+ */
+Test(filemap, the_last_page_a_file_can_have)
+{
+	const uint64_t last = (uint64_t)UINT32_MAX << 12;
+	char path[] = "/dev/shm/nlru-last-XXXXXX";
+	static char page[4096], got[4096];
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	struct nlru_file *f;
+	int fd = mkstemp(path);
+	void *addr;
+	struct stat st;
+
+	if (fd < 0)
+		cr_skip_test("no tmpfs at /dev/shm: %s", strerror(errno));
+	close(fd);
+	make_file(path, 8 * 4096, 3);
+	cr_assert_eq(nlru_file_open(eng, path, O_RDWR, 0, 0, &f), 0);
+	/* A first access at the last page, as a sequential reader's would be: no readahead. */
+	cr_assert_eq(nlru_file_pin_page(f, UINT32_MAX, 0, &addr), 0);
+	cr_expect_eq(((char *)addr)[0], 0, "past the end of the file: zeros");
+	cr_assert_eq(nlru_file_unpin_page(f, UINT32_MAX, 0), 0);
+	cr_assert_eq(nlru_file_pread(f, got, sizeof(got), 0), (long)sizeof(got));
+	for (size_t i = 0; i < sizeof(got); i++)
+		cr_assert_eq((unsigned char)got[i], byte_at(i, 3), "page 0 byte %zu", i);
+
+	memset(page, 'L', sizeof(page));
+	cr_assert_eq(nlru_file_pwrite(f, page, sizeof(page), last), (long)sizeof(page));
+	cr_expect_eq(nlru_file_pread(f, got, sizeof(got), last), (long)sizeof(got));
+	cr_expect_eq(memcmp(got, page, sizeof(page)), 0);
+	cr_expect_eq(nlru_file_pwrite(f, "Z", 1, 0), 1);
+	cr_assert_eq(nlru_file_close(f), 0);
+
+	cr_assert_eq(stat(path, &st), 0);
+	cr_expect_eq((uint64_t)st.st_size, last + 4096, "16 TiB long");
+	fd = open(path, O_RDONLY);
+	cr_assert_eq(pread(fd, got, sizeof(got), (off_t)last), (ssize_t)sizeof(got));
+	cr_expect_eq(memcmp(got, page, sizeof(page)), 0, "the last page reached the file");
+	cr_assert_eq(pread(fd, got, sizeof(got), 0), (ssize_t)sizeof(got));
+	close(fd);
+	unlink(path);
+	cr_expect_eq(got[0], 'Z');
+	for (size_t i = 1; i < sizeof(got); i++)
+		cr_assert_eq((unsigned char)got[i], byte_at(i, 3), "page 0 byte %zu kept", i);
+	destroy_engine(eng);
+}
+
+/* Flags the cache cannot honour are refused before the file is opened or created. */
+Test(filemap, open_refuses_flags_it_cannot_honour)
+{
+	static const int refused[] = {O_APPEND, O_DIRECT, O_SYNC, O_DSYNC, O_NONBLOCK, O_PATH,
+				      O_TMPFILE & ~O_DIRECTORY};
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	struct nlru_file *f;
+	struct stat st;
+
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		cr_expect_eq(nlru_file_open(eng, test_path("new"), O_RDWR | O_CREAT | refused[i],
+					    0600, 0, &f),
+			     -EINVAL, "flag %#x", refused[i]);
+		cr_expect(strstr(test_log_last, "flags"), "%s", test_log_last);
+	}
+	cr_expect_eq(nlru_file_open(eng, test_path("new"), O_ACCMODE | O_CREAT, 0600, 0, &f),
+		     -EINVAL, "no such access mode");
+	cr_expect_neq(stat(test_path("new"), &st), 0, "nothing was created");
+	cr_assert_eq(nlru_file_open(eng, test_path("new"), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC,
+				    0600, 0, &f),
+		     0);
+	cr_expect_eq(nlru_file_pwrite(f, "abc", 3, 0), 3);
+	cr_assert_eq(nlru_file_close(f), 0);
+	cr_expect_eq(file_size(test_path("new")), 3);
 	destroy_engine(eng);
 }
 
