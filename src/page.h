@@ -115,6 +115,12 @@ static inline void set_page_order(struct page *page, unsigned int order)
 	set_page_flags(page, (page_flags(page) & ~PAGE_ORDER_MASK) | (order << PAGE_ORDER_SHIFT));
 }
 
+/* A page of a region or a file (it has an owner, or sits on an LRU list): its owner frees it. */
+static inline bool page_owned(const struct page *page)
+{
+	return page->mapping || (page_flags(page) & (1u << PG_lru));
+}
+
 static inline unsigned int page_zonenum(const struct page *page)
 {
 	return (page_flags(page) & PAGE_ZONE_MASK) >> PAGE_ZONE_SHIFT;

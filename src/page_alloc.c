@@ -655,7 +655,9 @@ static __cold_noinline int bad_free(struct nlru_engine *eng, void *addr, unsigne
 
 		ref = __atomic_load_n(&page->refcount, __ATOMIC_ACQUIRE);
 		had = page_order(page);
-		if (ref == 0) {
+		if (ref && page_owned(page)) {
+			why = "page belongs to a region or a file";
+		} else if (ref == 0) {
 			why = "page is not allocated (a double free, or inside a larger block)";
 		} else if (had != order) {
 			why = "allocated with order %u, freed with order %u";
@@ -688,9 +690,10 @@ int nlru_free_pages(struct nlru_engine *eng, void *addr, unsigned int order)
 	flags = page_flags(page);
 	/*
 	 * Claim the block: only an allocated head of the right order has refcount 1 and that
-	 * order, and of two racing frees of one block exactly one wins the exchange.
+	 * order, and of two racing frees of one block exactly one wins the exchange.  A page of
+	 * a region or a file, whose address a pin handed out, is its owner's to free.
 	 */
-	if (unlikely(((flags & PAGE_ORDER_MASK) >> PAGE_ORDER_SHIFT) != order ||
+	if (unlikely(((flags & PAGE_ORDER_MASK) >> PAGE_ORDER_SHIFT) != order || page_owned(page) ||
 		     !__atomic_compare_exchange_n(&page->refcount, &one, 0, false, __ATOMIC_ACQ_REL,
 						  __ATOMIC_RELAXED)))
 		return bad_free(eng, addr, order);

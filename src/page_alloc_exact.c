@@ -177,7 +177,7 @@ static const char *exact_page_refusal(const struct page *page)
 		return "is not allocated (a double free, or inside a larger block)";
 	if (flags & PAGE_ORDER_MASK)
 		return "heads a block of a higher order: free it with nlru_free_pages()";
-	if (page->mapping || (flags & (1u << PG_lru)))
+	if (page_owned(page))
 		return "belongs to a region or a file";
 	if (ref != 1)
 		return "is still in use";

@@ -214,7 +214,9 @@ NLRU_API int nlru_alloc_pages(struct nlru_engine *eng, unsigned int gfp, unsigne
 /*
  * nlru_free_pages - give back what nlru_alloc_pages() returned, with the same order.
  * Returns 0; -EINVAL, with the free lists untouched, for an address the engine does not own,
- * a page that is not allocated (double free), the inside of a block, or the wrong order.
+ * a page that is not allocated (double free), the inside of a block, the wrong order, or a
+ * page of a region or a file (an address a pin handed out); -EBUSY for a page someone still
+ * holds a reference to.
  */
 NLRU_API int nlru_free_pages(struct nlru_engine *eng, void *addr, unsigned int order);
 

@@ -3,6 +3,7 @@
  * callback, nothing printed to stdout, and the free lists left intact.
  */
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +168,38 @@ Test(badinput, bad_frees_leave_the_free_lists_intact)
 	expect_bad_free(eng, p0, 0, -EINVAL, "not allocated");
 	check_pages_accounted(eng, 0);
 	free(heap);
+	destroy_engine(eng);
+}
+
+/* Pages a pin handed out belong to their region or file: nlru_free_pages() must not take them. */
+Test(badinput, free_refuses_pages_of_regions_and_files)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 4, false);
+	struct nlru_region *region;
+	struct nlru_file *file;
+	char *in_region, *in_file;
+
+	cr_assert_eq(nlru_region_create(eng, 4, 0, &region), 0);
+	cr_assert_eq(nlru_region_pin(region, 0, NLRU_PIN_WRITE, (void **)&in_region), 0);
+	memset(in_region, 'R', 4096);
+	cr_assert_eq(nlru_region_unpin(region, 0), 0);
+	cr_assert_eq(nlru_file_open(eng, test_path("f"), O_RDWR | O_CREAT, 0600, 0, &file), 0);
+	cr_assert_eq(nlru_file_pin_page(file, 1, NLRU_PIN_WRITE, (void **)&in_file), 0);
+	memset(in_file, 'F', 4096);
+	cr_assert_eq(nlru_file_unpin_page(file, 1, 4096), 0);
+
+	expect_bad_free(eng, in_region, 0, -EINVAL, "belongs to a region or a file");
+	expect_bad_free(eng, in_file, 0, -EINVAL, "belongs to a region or a file");
+	/* Both pages are still their owners', with their data. */
+	cr_assert_eq(nlru_region_pin(region, 0, 0, (void **)&in_region), 0);
+	cr_expect_eq(in_region[4095], 'R');
+	cr_assert_eq(nlru_region_unpin(region, 0), 0);
+	cr_assert_eq(nlru_file_pin_page(file, 1, 0, (void **)&in_file), 0);
+	cr_expect_eq(in_file[4095], 'F');
+	cr_assert_eq(nlru_file_unpin_page(file, 1, 0), 0);
+	cr_assert_eq(nlru_file_close(file), 0);
+	cr_assert_eq(nlru_region_destroy(region), 0);
+	check_pages_accounted(eng, 0);
 	destroy_engine(eng);
 }
 
