@@ -76,7 +76,7 @@ int nlru_region_create(struct nlru_engine *eng, size_t pages, int nid, struct nl
 	region->nr_pages = pages;
 	spin_lock_init(&region->lock);
 	region->owner.type = OWNER_REGION;
-	r = owner_register(&eng->owners, &region->owner);
+	r = owner_register(&eng->owners, &region->owner, NULL);
 	if (r) {
 		free(region->slots);
 		free(region);

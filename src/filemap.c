@@ -61,11 +61,13 @@ void filemap_set_read_hook(struct nlru_file *file, void (*hook)(void *arg), void
 }
 
 /*
- * Put @page in the index at @index unless someone else did first; file locked.  Returns
- * whether it went in, and in *activate whether a shadow says it should start active.
+ * Put @page in the index at @index unless someone else did first; file locked.  Returns 1
+ * if it went in, 0 if another page is there, -ENOMEM if the index could not grow; and in
+ * *activate whether a shadow says it should start active.  A page cached to be written
+ * (@write: Linux's __GFP_WRITE) is no refault: its old contents are not what is wanted.
  */
-static bool add_to_page_cache(struct nlru_file *file, struct page *page, uint32_t index,
-			      bool *activate)
+static int add_to_page_cache(struct nlru_file *file, struct page *page, uint32_t index,
+			     bool write, bool *activate)
 {
 	struct nlru_engine *eng = file->eng;
 	struct pglist_data *pgdat = page_pgdat(eng, page);
@@ -73,11 +75,11 @@ static bool add_to_page_cache(struct nlru_file *file, struct page *page, uint32_
 
 	*activate = false;
 	if ((v & SLOT_TAG_MASK) == SLOT_PAGE)
-		return false;
+		return 0;
 	if (pageindex_store(&file->idx, index, page_slot(pgdat, page_to_pfn(pgdat, page))))
-		return false;
+		return -ENOMEM;
 	if ((v & SLOT_TAG_MASK) == SLOT_SHADOW) {
-		*activate = workingset_refault(eng, v);
+		*activate = !write && workingset_refault(eng, v);
 		workingset_shadow_gone(eng, v);
 	}
 	page->mapping = file->owner.id;
@@ -85,7 +87,7 @@ static bool add_to_page_cache(struct nlru_file *file, struct page *page, uint32_
 	/* The index's reference and the caller's. */
 	__atomic_store_n(&page->refcount, 2, __ATOMIC_RELEASE);
 	mod_page_node_state(pgdat, page, NLRU_NR_FILE_PAGES, 1);
-	return true;
+	return 1;
 }
 
 /* A page whose shadow says it was evicted recently starts active (workingset_refault). */
@@ -120,9 +122,32 @@ static void set_page_uptodate(struct page *page)
 }
 
 /*
- * Read @n pages of the file from @first on into @pages with one preadv, the pages locked
- * and in the cache already; pages past the end of the file are zero.  Marks them uptodate,
- * or leaves them not uptodate and logs the error.  0 or -errno.
+ * preadv() until @iov is full or the file ends: the bytes read, or -errno.  A short read
+ * mid-file is not the end of it (it may come before an I/O error): only a read of 0 is.
+ */
+static ssize_t preadv_full(int fd, struct iovec *iov, int cnt, off_t off)
+{
+	ssize_t total = 0;
+
+	while (cnt > 0) {
+		ssize_t n = preadv(fd, iov, cnt, off + total);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		total += n;
+		cnt = iov_advance(&iov, cnt, (size_t)n);
+	}
+	return total;
+}
+
+/*
+ * Read @n pages of the file from @first on into @pages, the pages locked and in the cache
+ * already; pages past the end of the file are zero.  Marks them uptodate, or leaves them
+ * not uptodate and logs the error.  0 or -errno.
  */
 static int read_pages(struct nlru_file *file, uint32_t first, struct page **pages, int n)
 {
@@ -134,13 +159,14 @@ static int read_pages(struct nlru_file *file, uint32_t first, struct page **page
 
 	for (int i = 0; i < n; i++)
 		iov[i] = (struct iovec){address_of(eng, pages[i]), PAGE_SIZE};
+	/* iov is consumed by the read: the pages' addresses are taken again below. */
 	spin_lock(&file->lock);
 	size = file->size;
 	spin_unlock(&file->lock);
 	/* Past the end of the file (a file being extended) there is nothing to read. */
 	if (!err && ((uint64_t)first << PAGE_SHIFT) < size) {
-		got = preadv(file->fd, iov, n, (off_t)first << PAGE_SHIFT);
-		err = got < 0 ? errno : 0;
+		got = preadv_full(file->fd, iov, n, (off_t)first << PAGE_SHIFT);
+		err = got < 0 ? (int)-got : 0;
 	}
 	if (err) {
 		log_err(&eng->log, "read of %s failed: %s", file->path, strerror(err));
@@ -149,7 +175,7 @@ static int read_pages(struct nlru_file *file, uint32_t first, struct page **page
 	for (int i = 0; i < n; i++) {
 		size_t have = (size_t)MAX(0, MIN((ssize_t)PAGE_SIZE, got - (ssize_t)i * (ssize_t)PAGE_SIZE));
 
-		memset((char *)iov[i].iov_base + have, 0, PAGE_SIZE - have);
+		memset((char *)address_of(eng, pages[i]) + have, 0, PAGE_SIZE - have);
 		set_page_uptodate(pages[i]);
 	}
 	count_vm_events(eng, NLRU_PGPGIN, (unsigned long)got / 1024);
@@ -164,12 +190,12 @@ static int read_pages(struct nlru_file *file, uint32_t first, struct page **page
  * failed read leaves its pages cached, not uptodate, for the next reader to read again.
  * 0 or -errno.
  */
-static int read_into_cache(struct nlru_file *file, uint32_t first, int n)
+static int read_into_cache(struct nlru_file *file, uint32_t first, int n, bool write)
 {
 	struct nlru_engine *eng = file->eng;
 	struct page *pages[READAHEAD_PAGES];
 	bool activate[READAHEAD_PAGES];
-	int added, err;
+	int added, err = 0;
 
 	n = alloc_cache_pages(file, pages, n);
 	if (!n)
@@ -177,16 +203,23 @@ static int read_into_cache(struct nlru_file *file, uint32_t first, int n)
 	for (int i = 0; i < n; i++)
 		page_set(pages[i], PG_locked);
 	spin_lock(&file->lock);
-	for (added = 0; added < n; added++)
-		if (!add_to_page_cache(file, pages[added], first + (uint32_t)added, &activate[added]))
+	for (added = 0; added < n; added++) {
+		err = add_to_page_cache(file, pages[added], first + (uint32_t)added, write,
+					&activate[added]);
+		if (err <= 0)
 			break;
+	}
 	spin_unlock(&file->lock);
 	for (int i = added; i < n; i++) {
 		page_clear(pages[i], PG_locked);
 		free_pages_trusted(eng, pages[i], 0);
 	}
-	err = added ? read_pages(file, first, pages, added) : 0;
-	if (added && file->read_hook)
+	/* Only a first page that found no room in the index is an error; later ones end the
+	 * window, as a page cached by someone else does. */
+	if (!added)
+		return err < 0 ? err : 0;
+	err = read_pages(file, first, pages, added);
+	if (file->read_hook)
 		file->read_hook(file->read_hook_arg);
 	for (int i = 0; i < added; i++) {
 		bit_spin_unlock(&pages[i]->flags, PG_locked);
@@ -236,9 +269,9 @@ static int readahead_window(struct nlru_file *file, uint32_t index)
 
 /*
  * find_get_page(): page @index of the file with a reference held, reading it in (and ahead)
- * if needed.  NULL and *err on failure.
+ * if needed, for a writer if @write.  NULL and *err on failure.
  */
-static struct page *get_cache_page(struct nlru_file *file, uint32_t index, int *err)
+static struct page *get_cache_page(struct nlru_file *file, uint32_t index, bool write, int *err)
 {
 	for (;;) {
 		uint64_t v;
@@ -262,7 +295,7 @@ static struct page *get_cache_page(struct nlru_file *file, uint32_t index, int *
 		n = readahead_window(file, index);
 		file->ra_next = index + (uint32_t)n;
 		spin_unlock(&file->lock);
-		*err = read_into_cache(file, index, n);
+		*err = read_into_cache(file, index, n, write);
 		if (*err)
 			return NULL;
 	}
@@ -326,7 +359,7 @@ static int get_read_pages(struct nlru_file *file, uint64_t pos, uint64_t limit,
 	}
 	if (!got) {
 		/* Not cached: read it in, and ahead. */
-		pages[0] = get_cache_page(file, index, err);
+		pages[0] = get_cache_page(file, index, false, err);
 		got = pages[0] != NULL;
 	}
 	return got;
@@ -403,7 +436,8 @@ static int write_whole_pages(struct nlru_file *file, uint32_t index, const char 
 {
 	struct nlru_engine *eng = file->eng;
 	struct page *pages[COPY_BATCH], *added[COPY_BATCH];
-	bool fresh[COPY_BATCH], activate[COPY_BATCH], lost[COPY_BATCH];
+	bool fresh[COPY_BATCH], activate[COPY_BATCH];
+	int in[COPY_BATCH]; /* add_to_page_cache()'s answer for a fresh page, 1 for a cached one */
 	int n = MIN(nr, COPY_BATCH), written;
 
 	spin_lock(&file->lock);
@@ -440,21 +474,31 @@ static int write_whole_pages(struct nlru_file *file, uint32_t index, const char 
 	written = n;
 	spin_lock(&file->lock);
 	for (int i = 0; i < n; i++) {
-		lost[i] = fresh[i] &&
-			  !add_to_page_cache(file, pages[i], index + (uint32_t)i, &activate[i]);
-		if (!lost[i])
+		/* Past a page the index had no room for, the write ends short: fresh pages are
+		 * not added, while pages cached already keep what was copied into them. */
+		in[i] = !fresh[i]      ? 1
+			: written < i ? -ENOMEM
+				      : add_to_page_cache(file, pages[i], index + (uint32_t)i, true,
+							  &activate[i]);
+		if (in[i] < 0)
+			written = MIN(written, i);
+		else if (in[i])
 			set_page_dirty(file, pages[i]);
 	}
-	file->size = MAX(file->size, ((uint64_t)index + (uint64_t)n) << PAGE_SHIFT);
+	file->size = MAX(file->size, ((uint64_t)index + (uint64_t)written) << PAGE_SHIFT);
 	spin_unlock(&file->lock);
 	for (int i = 0; i < n; i++) {
-		added[i] = fresh[i] && !lost[i] ? pages[i] : NULL;
+		added[i] = fresh[i] && in[i] > 0 ? pages[i] : NULL;
 		if (added[i] && activate[i])
 			activate_refault(eng, pages[i]);
 	}
 	lru_cache_add_pages(eng, added, n);
 	for (int i = 0; i < n; i++) {
-		if (lost[i]) {
+		if (in[i] < 0) {
+			free_pages_trusted(eng, pages[i], 0);
+			continue;
+		}
+		if (!in[i]) {
 			/* Another writer cached this page first: write into theirs, as a write
 			 * of that page alone would. */
 			free_pages_trusted(eng, pages[i], 0);
@@ -466,6 +510,8 @@ static int write_whole_pages(struct nlru_file *file, uint32_t index, const char 
 		mark_page_accessed(eng, pages[i]);
 		put_page(pages[i]);
 	}
+	if (!written)
+		*err = -ENOMEM;
 	return written;
 }
 
@@ -502,10 +548,11 @@ long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len, uint6
 			if (!pages)
 				break;
 			done += (size_t)pages << PAGE_SHIFT;
+			balance_dirty_pages_ratelimited(file, (unsigned long)pages);
 			continue;
 		}
 		/* Part of a page: the rest of it is read in first. */
-		page = get_cache_page(file, index, &err);
+		page = get_cache_page(file, index, true, &err);
 		if (!page)
 			break;
 		write_cached_page(page, (char *)address_of(file->eng, page) + in_page, src, n);
@@ -516,9 +563,9 @@ long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len, uint6
 		mark_page_accessed(file->eng, page);
 		put_page(page);
 		done += n;
+		/* Within the loop, so that one large write pauses at the dirty limit too. */
+		balance_dirty_pages_ratelimited(file, 1);
 	}
-	if (done)
-		balance_dirty_pages_ratelimited(file, (done + PAGE_SIZE - 1) >> PAGE_SHIFT);
 	return done || !err ? (long)done : err;
 }
 
@@ -565,8 +612,7 @@ long nlru_file_copy_range(struct nlru_file *in, uint64_t in_offset, struct nlru_
 						      srcs, whole, &err)
 				  : 0;
 			done += (size_t)i << PAGE_SHIFT;
-			if (i)
-				balance_dirty_pages_ratelimited(out, (unsigned long)i);
+			balance_dirty_pages_ratelimited(out, (unsigned long)i);
 			stop = i < whole;
 		}
 		/* Otherwise, and for a last page cut by the end of the file, through pwrite. */
@@ -610,7 +656,7 @@ int nlru_file_pin_page(struct nlru_file *file, uint64_t index, unsigned int flag
 		return bad_pin(file, -EINVAL, "index past 2^32 - 1", index);
 	if (write ? !file->writable : !file->readable)
 		return bad_pin(file, -EBADF, write ? "open read-only" : "open write-only", index);
-	page = get_cache_page(file, (uint32_t)index, &err);
+	page = get_cache_page(file, (uint32_t)index, write, &err);
 	if (!page)
 		return err;
 	/* The reference get_cache_page() took stays, so reclaim leaves the page alone. */
@@ -680,6 +726,14 @@ int nlru_file_fsync(struct nlru_file *file)
 	return err;
 }
 
+/* Two opens of one file (owner_register()'s clash test). */
+static bool same_file(const struct owner_head *owner, const struct owner_head *other)
+{
+	const struct nlru_file *a = (const struct nlru_file *)owner, *b = (const struct nlru_file *)other;
+
+	return other->type == OWNER_FILE && a->dev == b->dev && a->ino == b->ino;
+}
+
 int nlru_file_open(struct nlru_engine *eng, const char *path, int flags, unsigned int mode,
 		   int nid, struct nlru_file **out)
 {
@@ -708,20 +762,40 @@ int nlru_file_open(struct nlru_engine *eng, const char *path, int flags, unsigne
 		return -ENOMEM;
 	}
 	pageindex_init(&file->idx, &eng->pageindex_cache);
-	/* The cache reads partial pages before writing them: a write-only file is opened for
-	 * reading too, as the kernel reads its own page cache whatever the opener's mode. */
+	file->owner.type = OWNER_FILE;
+	/* A file open here already is refused before open(2) could truncate it under that open;
+	 * the registration below checks again, for a racing open. */
+	if (stat(path, &st) == 0) {
+		file->dev = st.st_dev;
+		file->ino = st.st_ino;
+		if (owner_clashes(&eng->owners, &file->owner, same_file)) {
+			r = -EBUSY;
+			goto busy;
+		}
+	}
+	/*
+	 * The cache reads partial pages before writing them: a write-only file is opened for
+	 * reading too, as the kernel reads its own page cache whatever the opener's mode.
+	 * Without blocking, so that a FIFO is refused rather than waited on for a writer.
+	 */
 	file->fd = open(path,
 			(flags & ~O_ACCMODE) | ((flags & O_ACCMODE) == O_RDONLY ? O_RDONLY : O_RDWR) |
-				O_CLOEXEC,
+				O_CLOEXEC | O_NONBLOCK,
 			mode);
 	if (file->fd < 0 || fstat(file->fd, &st) < 0) {
 		r = -errno;
-		log_err(&eng->log, "open of %s failed: %s", path, strerror(errno));
+		log_err(&eng->log, "open of %s failed: %s", path, strerror(-r));
 		goto err;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		r = -EISDIR;
-		log_err(&eng->log, "open of %s: it is a directory", path);
+	if (!S_ISREG(st.st_mode)) {
+		r = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+		log_err(&eng->log, "open of %s: it is %s", path,
+			S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+		goto err;
+	}
+	if (fcntl(file->fd, F_SETFL, fcntl(file->fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		r = -errno;
+		log_err(&eng->log, "open of %s failed: %s", path, strerror(-r));
 		goto err;
 	}
 	file->eng = eng;
@@ -729,14 +803,21 @@ int nlru_file_open(struct nlru_engine *eng, const char *path, int flags, unsigne
 	file->writable = (flags & O_ACCMODE) != O_RDONLY;
 	file->readable = (flags & O_ACCMODE) != O_WRONLY;
 	file->size = (uint64_t)st.st_size;
+	file->dev = st.st_dev;
+	file->ino = st.st_ino;
 	file->ra_next = UINT32_MAX;
 	spin_lock_init(&file->lock);
-	file->owner.type = OWNER_FILE;
-	r = owner_register(&eng->owners, &file->owner);
+	r = owner_register(&eng->owners, &file->owner, same_file);
 	if (r)
-		goto err;
+		goto busy;
 	*out = file;
 	return 0;
+busy:
+	if (r == -EBUSY)
+		log_err(&eng->log, "open of %s: the file is open in this engine already; share that "
+				   "handle (two would cache the file twice, and each lose the other's "
+				   "writes)",
+			path);
 err:
 	if (file->fd >= 0)
 		close(file->fd);

@@ -8,6 +8,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
+#include <sys/uio.h>
 
 #include "engine.h"
 #include "flusher.h"
@@ -23,6 +25,8 @@ struct nlru_file {
 	struct owner_head owner; /* OWNER_FILE; owner.id is page->mapping of its pages */
 	struct nlru_engine *eng;
 	int fd;
+	dev_t dev; /* the file's identity: one engine caches a file through one open only */
+	ino_t ino;
 	bool writable;
 	int nid;
 	char *path;
@@ -57,6 +61,21 @@ static inline void *address_of(const struct nlru_engine *eng, struct page *page)
 	struct pglist_data *pgdat = page_pgdat(eng, page);
 
 	return page_address(pgdat, page_to_pfn(pgdat, page));
+}
+
+/* Past the @done bytes a short preadv/pwritev moved: the entries of *@iov left, the first cut. */
+static inline int iov_advance(struct iovec **iov, int cnt, size_t done)
+{
+	while (cnt > 0 && done >= (*iov)->iov_len) {
+		done -= (*iov)->iov_len;
+		(*iov)++;
+		cnt--;
+	}
+	if (cnt > 0) {
+		(*iov)->iov_base = (char *)(*iov)->iov_base + done;
+		(*iov)->iov_len -= done;
+	}
+	return cnt;
 }
 
 static inline void get_page(struct page *page)

@@ -76,15 +76,7 @@ static int pwritev_all(int fd, struct iovec *iov, int cnt, off_t off)
 			return EIO;
 		off += n;
 		/* A short write: skip what went, and retry the rest to learn why it stopped. */
-		while (cnt > 0 && (size_t)n >= iov->iov_len) {
-			n -= (ssize_t)iov->iov_len;
-			iov++;
-			cnt--;
-		}
-		if (cnt > 0) {
-			iov->iov_base = (char *)iov->iov_base + n;
-			iov->iov_len -= (size_t)n;
-		}
+		cnt = iov_advance(&iov, cnt, (size_t)n);
 	}
 	return 0;
 }

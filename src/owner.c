@@ -37,12 +37,37 @@ uint32_t owner_table_count(struct owner_table *table)
 	return n;
 }
 
-int owner_register(struct owner_table *table, struct owner_head *owner)
+static bool clashes_locked(const struct owner_table *table, const struct owner_head *owner,
+			   bool (*clash)(const struct owner_head *, const struct owner_head *))
+{
+	for (uint32_t i = 1; clash && i < table->capacity; i++)
+		if (table->owners[i] && clash(owner, table->owners[i]))
+			return true;
+	return false;
+}
+
+bool owner_clashes(struct owner_table *table, const struct owner_head *owner,
+		   bool (*clash)(const struct owner_head *owner, const struct owner_head *other))
+{
+	bool found;
+
+	pthread_rwlock_rdlock(&table->lock);
+	found = clashes_locked(table, owner, clash);
+	pthread_rwlock_unlock(&table->lock);
+	return found;
+}
+
+int owner_register(struct owner_table *table, struct owner_head *owner,
+		   bool (*clash)(const struct owner_head *owner, const struct owner_head *other))
 {
 	uint32_t i;
 	int r = 0;
 
 	pthread_rwlock_wrlock(&table->lock);
+	if (clashes_locked(table, owner, clash)) {
+		pthread_rwlock_unlock(&table->lock);
+		return -EBUSY;
+	}
 	for (i = 1; i < table->capacity && table->owners[i]; i++)
 		;
 	if (i >= table->capacity) {

@@ -6,6 +6,7 @@
 #define NODELRU_OWNER_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Every owner starts with this, so a table entry says what it is. */
@@ -27,8 +28,16 @@ int owner_table_init(struct owner_table *table);
 void owner_table_destroy(struct owner_table *table);
 /* Owners still registered (the engine cannot be destroyed while any is). */
 uint32_t owner_table_count(struct owner_table *table);
-/* A free id (1 and up) for @owner, stored in owner->id; takes the write lock. */
-int owner_register(struct owner_table *table, struct owner_head *owner);
+/*
+ * A free id (1 and up) for @owner, stored in owner->id; takes the write lock.  -EBUSY instead
+ * if @clash (may be NULL) says an owner already there is the same as @owner: the check and
+ * the registration are one step, so that of two racing registrations only one passes.
+ */
+int owner_register(struct owner_table *table, struct owner_head *owner,
+		   bool (*clash)(const struct owner_head *owner, const struct owner_head *other));
+/* Whether @clash says an owner registered is the same as @owner; takes the read lock. */
+bool owner_clashes(struct owner_table *table, const struct owner_head *owner,
+		   bool (*clash)(const struct owner_head *owner, const struct owner_head *other));
 /* Forget @id; the caller holds the write lock. */
 void owner_unregister(struct owner_table *table, uint32_t id);
 

@@ -342,7 +342,9 @@ struct nlru_file;
  * caching on node @nid (NLRU_NUMA_NO_NODE: the caller's).  @flags: O_RDONLY, O_WRONLY or
  * O_RDWR, with O_CREAT, O_TRUNC, O_EXCL, O_CLOEXEC as open(2); -EINVAL for any other flag
  * (O_APPEND, O_DIRECT, O_SYNC, ...), which the cache could not honour, before anything is
- * opened or created.  -errno from open(2), -EISDIR, -EINVAL, -ENOMEM.
+ * opened or created.  Regular files only (-EINVAL otherwise).  An engine has a file open
+ * once: -EBUSY, before O_TRUNC could cut it, if it is open already under any name (share
+ * that handle, which is thread-safe).  -errno from open(2), -EISDIR, -EINVAL, -EBUSY, -ENOMEM.
  */
 NLRU_API int nlru_file_open(struct nlru_engine *eng, const char *path, int flags,
 			    unsigned int mode, int nid, struct nlru_file **out);

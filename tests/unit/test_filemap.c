@@ -3,6 +3,7 @@
  * failing writes, the 4.8 writeback rule, refault detection, and the shadow bound.
  */
 #include <criterion/criterion.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -308,8 +310,9 @@ Test(filemap, copy_range_bad_input_changes_nothing)
 	char buf[16];
 
 	make_file(test_path("a"), 8192, 8);
+	make_file(test_path("a2"), 8192, 8);
 	cr_assert_eq(nlru_file_open(eng, test_path("a"), O_RDWR, 0, 0, &rw), 0);
-	cr_assert_eq(nlru_file_open(eng, test_path("a"), O_RDONLY, 0, 0, &ro), 0);
+	cr_assert_eq(nlru_file_open(eng, test_path("a2"), O_RDONLY, 0, 0, &ro), 0);
 	cr_assert_eq(nlru_file_open(eng, test_path("b"), O_WRONLY | O_CREAT, 0600, 0, &wo), 0);
 	cr_assert_eq(nlru_file_open(other, test_path("c"), O_RDWR | O_CREAT, 0600, 0, &elsewhere),
 		     0);
@@ -411,6 +414,143 @@ Test(filemap, open_refuses_flags_it_cannot_honour)
 	destroy_engine(eng);
 }
 
+/*
+ * One engine caches a file through one open: a second open of it (by any name) would cache
+ * it twice, and each copy would overwrite the other's writes at writeback.  Refused, before
+ * O_TRUNC could cut the file under the first open.  Nor is anything but a regular file taken:
+ * a FIFO would block the open until a writer came.
+ */
+Test(filemap, a_file_is_opened_once_and_only_regular_files)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	struct nlru_file *f, *again;
+	char buf[8];
+
+	make_file(test_path("one"), 8192, 4);
+	cr_assert_eq(link(test_path("one"), test_path("linked")), 0);
+	cr_assert_eq(nlru_file_open(eng, test_path("one"), O_RDWR, 0, 0, &f), 0);
+	cr_expect_eq(nlru_file_pwrite(f, "W", 1, 0), 1);
+	cr_expect_eq(nlru_file_open(eng, test_path("one"), O_RDONLY, 0, 0, &again), -EBUSY);
+	cr_expect(strstr(test_log_last, "open in this engine already"), "%s", test_log_last);
+	cr_expect_eq(nlru_file_open(eng, test_path("linked"), O_RDWR | O_TRUNC, 0, 0, &again),
+		     -EBUSY, "the same file under another name");
+	cr_expect_eq(file_size(test_path("one")), 8192, "not truncated");
+	cr_expect_eq(nlru_file_pread(f, buf, 1, 0), 1);
+	cr_expect_eq(buf[0], 'W');
+	cr_assert_eq(nlru_file_close(f), 0);
+	cr_assert_eq(nlru_file_open(eng, test_path("linked"), O_RDONLY, 0, 0, &again), 0,
+		     "closed, it may be opened again");
+	cr_expect_eq(nlru_file_pread(again, buf, 1, 0), 1);
+	cr_expect_eq(buf[0], 'W');
+	cr_assert_eq(nlru_file_close(again), 0);
+
+	cr_assert_eq(mkfifo(test_path("fifo"), 0600), 0);
+	cr_expect_eq(nlru_file_open(eng, test_path("fifo"), O_RDONLY, 0, 0, &f), -EINVAL);
+	cr_expect(strstr(test_log_last, "not a regular file"), "%s", test_log_last);
+	cr_expect_eq(nlru_file_open(eng, "/dev/null", O_RDWR, 0, 0, &f), -EINVAL);
+	destroy_engine(eng);
+}
+
+/*
+ * One pwrite far larger than the dirty limit, with no flusher and no kswapd to clean behind
+ * it: the writer must stop at the limit and write back pages itself on the way, as it does
+ * between calls, and so write all of it.
+ */
+Test(filemap, one_large_write_keeps_to_the_dirty_limit)
+{
+	const size_t len = 24 << 20; /* three times the engine */
+	struct nlru_config cfg;
+	struct nlru_engine *eng;
+	struct nlru_file *f;
+	unsigned char *buf = malloc(len);
+
+	test_config(&cfg, 8, NULL);
+	cfg.kswapd = 0;
+	cfg.flusher = 0;
+	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "%s", test_log_last);
+	for (size_t i = 0; i < len; i++)
+		buf[i] = byte_at(i, 11);
+	cr_assert_eq(nlru_file_open(eng, test_path("big"), O_RDWR | O_CREAT, 0600, 0, &f), 0);
+	cr_expect_eq(nlru_file_pwrite(f, buf, len, 0), (long)len, "%s", test_log_last);
+	cr_assert_eq(nlru_file_close(f), 0);
+	free(buf);
+	cr_expect_eq(file_size(test_path("big")), len);
+	make_file(test_path("want"), len, 11);
+	expect_same_files(test_path("big"), test_path("want"));
+	destroy_engine(eng);
+}
+
+/*
+ * A page cached to be written whole is no refault (Linux: __GFP_WRITE): rewriting pages
+ * evicted a moment ago counts nothing, where reading them back counts each.
+ */
+Test(filemap, rewriting_evicted_pages_is_no_refault)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	static char page[4096];
+	struct nlru_file *f;
+	int64_t refaults;
+
+	make_file(test_path("data"), 24 << 20, 2);
+	cr_assert_eq(nlru_file_open(eng, test_path("data"), O_RDWR, 0, 0, &f), 0);
+	for (uint64_t off = 0; off < 24 << 20; off += sizeof(page))
+		cr_assert_eq(nlru_file_pread(f, page, sizeof(page), off), (long)sizeof(page));
+	refaults = vmstat_value(eng, "workingset_refault");
+	/* The first pages went long ago and left shadows: write them whole. */
+	for (uint64_t off = 0; off < 2 << 20; off += sizeof(page))
+		cr_assert_eq(nlru_file_pwrite(f, page, sizeof(page), off), (long)sizeof(page));
+	cr_expect_eq(vmstat_value(eng, "workingset_refault"), refaults, "writes are no refaults");
+	for (uint64_t off = 4 << 20; off < 6 << 20; off += sizeof(page))
+		cr_assert_eq(nlru_file_pread(f, page, sizeof(page), off), (long)sizeof(page));
+	cr_expect_gt(vmstat_value(eng, "workingset_refault"), refaults, "reads of them are");
+	cr_assert_eq(nlru_file_close(f), 0);
+	destroy_engine(eng);
+}
+
+/*
+ * preadv(2) of this test binary: cut to at most short_read_bytes while a test sets it, as a
+ * file system may return less than asked before the end of a file.  (The engine is linked in
+ * statically, so its calls come here.)
+ */
+static _Atomic size_t short_read_bytes;
+
+ssize_t preadv(int fd, const struct iovec *iov, int cnt, off_t off)
+{
+	static ssize_t (*real)(int, const struct iovec *, int, off_t);
+	size_t limit = atomic_load(&short_read_bytes);
+	struct iovec cut[64];
+	int n = 0;
+
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "preadv64"); /* POSIX's way round ISO C */
+	if (!limit || cnt > 64)
+		return real(fd, iov, cnt, off);
+	for (; n < cnt && limit; n++) {
+		cut[n] = iov[n];
+		cut[n].iov_len = MIN(cut[n].iov_len, limit);
+		limit -= cut[n].iov_len;
+	}
+	return real(fd, cut, n, off);
+}
+
+/* Short reads before the end of a file are read on, not taken for its end. */
+Test(filemap, short_reads_are_read_on)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	static unsigned char buf[1 << 20];
+	struct nlru_file *f;
+
+	make_file(test_path("src"), sizeof(buf) + 1000, 12);
+	cr_assert_eq(nlru_file_open(eng, test_path("src"), O_RDONLY, 0, 0, &f), 0);
+	atomic_store(&short_read_bytes, 1000);
+	cr_expect_eq(nlru_file_pread(f, buf, sizeof(buf), 0), (long)sizeof(buf));
+	atomic_store(&short_read_bytes, 0);
+	for (size_t i = 0; i < sizeof(buf); i++)
+		cr_assert_eq(buf[i], byte_at(i, 12), "byte %zu", i);
+	cr_assert_eq(nlru_file_close(f), 0);
+	destroy_engine(eng);
+}
+
 /* A pinned page keeps its address and contents while reclaim streams a file past it. */
 Test(filemap, pinned_file_pages_are_not_reclaimed)
 {
@@ -458,7 +598,8 @@ Test(filemap, pin_bad_input_changes_nothing)
 	void *p;
 
 	make_file(test_path("f"), 8192, 7);
-	cr_assert_eq(nlru_file_open(eng, test_path("f"), O_RDONLY, 0, 0, &ro), 0);
+	make_file(test_path("g"), 8192, 7);
+	cr_assert_eq(nlru_file_open(eng, test_path("g"), O_RDONLY, 0, 0, &ro), 0);
 	cr_assert_eq(nlru_file_open(eng, test_path("f"), O_RDWR, 0, 0, &rw), 0);
 	cr_expect_eq(nlru_file_pin_page(ro, 0, NLRU_PIN_WRITE, &p), -EBADF);
 	cr_expect(strstr(test_log_last, "read-only"), "%s", test_log_last);
