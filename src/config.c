@@ -191,6 +191,41 @@ static int check_consistency(const struct nlru_config *cfg, const struct nlru_lo
 	return 0;
 }
 
+#define MEMBER_SIZE(m) sizeof(((struct nlru_config *)0)->m)
+#define MEMBER_END(m) (offsetof(struct nlru_config, m) + MEMBER_SIZE(m))
+
+/*
+ * The sizes a caller's struct may have: the header, or the end of any later member.  Any
+ * other size cuts a member in two, and copying it would make a torn pointer or number.
+ */
+static const size_t config_sizes[] = {offsetof(struct nlru_config, topology),
+				      MEMBER_END(topology),
+				      MEMBER_END(log),
+				      MEMBER_END(log_arg),
+				      MEMBER_END(clock),
+				      MEMBER_END(clock_arg),
+				      MEMBER_END(swap_path),
+#define X(name, def, min, max, help) MEMBER_END(name),
+				      NLRU_TUNABLES(X)
+#undef X
+};
+/* The list above misses no member: with one left out, the sizes would not add up. */
+#define X(name, def, min, max, help) +MEMBER_SIZE(name)
+STATIC_ASSERT(offsetof(struct nlru_config, topology) + MEMBER_SIZE(topology) + MEMBER_SIZE(log) +
+		      MEMBER_SIZE(log_arg) + MEMBER_SIZE(clock) + MEMBER_SIZE(clock_arg) +
+		      MEMBER_SIZE(swap_path) NLRU_TUNABLES(X) ==
+		  sizeof(struct nlru_config),
+	      "config_sizes lists every member of struct nlru_config");
+#undef X
+
+static bool config_size_known(size_t size)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(config_sizes); i++)
+		if (config_sizes[i] == size)
+			return true;
+	return false;
+}
+
 int config_copy(struct nlru_config *dst, const struct nlru_config *src, const struct nlru_log *log)
 {
 	size_t header = offsetof(struct nlru_config, topology);
@@ -198,6 +233,13 @@ int config_copy(struct nlru_config *dst, const struct nlru_config *src, const st
 
 	if (src->size < header) {
 		log_err(log, "config: size %zu is too small; call nlru_config_init() first",
+			src->size);
+		return -EINVAL;
+	}
+	if (src->size <= sizeof(*dst) && !config_size_known(src->size)) {
+		log_err(log,
+			"config: size %zu ends inside a member of struct nlru_config; set it "
+			"with nlru_config_init() or to sizeof(struct nlru_config)",
 			src->size);
 		return -EINVAL;
 	}

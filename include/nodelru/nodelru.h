@@ -115,7 +115,8 @@ typedef uint64_t (*nlru_clock_fn)(void *arg);
 /*
  * Engine configuration.  Fill it with nlru_config_init(), change what you need, pass it to
  * nlru_engine_create().  The library reads only cfg->size bytes, so a program built against an
- * older, shorter struct keeps working: fields past its size take their defaults.
+ * older, shorter struct keeps working: fields past its size take their defaults.  The size must
+ * end where a member ends; one that cuts a member in two is refused with -EINVAL.
  */
 struct nlru_config {
 	size_t size;      /* sizeof(struct nlru_config) as the caller compiled it */
@@ -176,8 +177,9 @@ struct nlru_engine;
  * nlru_engine_create - build an engine: discover (or emulate) the NUMA topology, map and bind
  * each node's memory, lay out zones, compute watermarks, and free every page to the buddy
  * allocator.
- * Errors: -EINVAL for a bad config (unparsable topology, zone layout that does not add up,
- * a node smaller than its minimum, out-of-range tunable), -ENOMEM when memory cannot be mapped.
+ * Errors: -EINVAL for a bad config (a size or version this library does not know, unparsable
+ * topology, zone layout that does not add up, a node smaller than its minimum, out-of-range
+ * tunable), -ENOMEM when memory cannot be mapped.
  */
 NLRU_API int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out);
 

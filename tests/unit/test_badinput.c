@@ -82,6 +82,24 @@ Test(badinput, config_of_an_unknown_size_or_version)
 	expect_create_fails(&newer.cfg, -EINVAL, "version 0");
 }
 
+/* A size must end where a member ends: one inside a pointer would copy half of it. */
+Test(badinput, config_size_inside_a_member)
+{
+	static const size_t torn[] = {
+	    offsetof(struct nlru_config, topology) + 4,
+	    offsetof(struct nlru_config, swap_path) + 1,
+	    offsetof(struct nlru_config, dma32_pct) + 3,
+	    sizeof(struct nlru_config) - 1,
+	};
+	struct nlru_config cfg;
+
+	for (size_t i = 0; i < sizeof(torn) / sizeof(torn[0]); i++) {
+		test_config(&cfg, 16, "pack:1 numa:1 core:1 pu:1");
+		cfg.size = torn[i];
+		expect_create_fails(&cfg, -EINVAL, "ends inside a member");
+	}
+}
+
 Test(badinput, null_arguments)
 {
 	struct nlru_engine *eng = test_engine(8, NULL);
