@@ -30,12 +30,15 @@ struct swap_device {
 static int open_swap_file(const char *path, const struct nlru_log *log, int *fd)
 {
 	char tmpl[4096];
+	int err;
 
+	/* errno is read before logging: the log callback may change it. */
 	if (path && *path) {
 		*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 		if (*fd < 0) {
-			log_err(log, "swap: cannot open %s: %s", path, strerror(errno));
-			return -errno;
+			err = errno;
+			log_err(log, "swap: cannot open %s: %s", path, strerror(err));
+			return -err;
 		}
 		return 0;
 	}
@@ -43,8 +46,9 @@ static int open_swap_file(const char *path, const struct nlru_log *log, int *fd)
 		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	*fd = mkostemp(tmpl, O_CLOEXEC);
 	if (*fd < 0) {
-		log_err(log, "swap: cannot create %s: %s", tmpl, strerror(errno));
-		return -errno;
+		err = errno;
+		log_err(log, "swap: cannot create %s: %s", tmpl, strerror(err));
+		return -err;
 	}
 	/* A private swap file: gone from the directory now, freed when the engine closes it. */
 	unlink(tmpl);

@@ -100,6 +100,35 @@ Test(badinput, config_size_inside_a_member)
 	}
 }
 
+/* A log callback may do I/O of its own; the library must not take its errno for the error. */
+static void log_clobbering_errno(void *arg, enum nlru_log_level level, const char *msg)
+{
+	test_log(arg, level, msg);
+	errno = ENOTTY;
+}
+
+Test(badinput, swap_open_error_survives_a_log_that_sets_errno)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char *saved = tmpdir ? strdup(tmpdir) : NULL;
+	struct nlru_config cfg;
+
+	test_config(&cfg, 8, NULL);
+	cfg.log = log_clobbering_errno;
+	cfg.swap_path = "/nonexistent-nodelru-dir/swap";
+	expect_create_fails(&cfg, -ENOENT, "cannot open /nonexistent-nodelru-dir/swap");
+	/* The private file in $TMPDIR goes through mkostemp(), a second path to the same log. */
+	test_config(&cfg, 8, NULL);
+	cfg.log = log_clobbering_errno;
+	setenv("TMPDIR", "/nonexistent-nodelru-dir", 1);
+	expect_create_fails(&cfg, -ENOENT, "cannot create /nonexistent-nodelru-dir/");
+	if (saved)
+		setenv("TMPDIR", saved, 1);
+	else
+		unsetenv("TMPDIR");
+	free(saved);
+}
+
 Test(badinput, null_arguments)
 {
 	struct nlru_engine *eng = test_engine(8, NULL);
