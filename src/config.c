@@ -64,6 +64,16 @@ static const struct {
 	{"mode", "4.7", NLRU_MODE_ZONE},
 };
 
+/* Base 16 after an explicit 0x, else 10: strtol's base 0 would read "010" as octal 8. */
+static int value_base(const char *text)
+{
+	while (isspace((unsigned char)*text))
+		text++;
+	if (*text == '-' || *text == '+')
+		text++;
+	return text[0] == '0' && (text[1] == 'x' || text[1] == 'X') ? 16 : 10;
+}
+
 /* A whole decimal (or 0x hex) number within [min, max], or one of @name's words. */
 static int parse_value(const char *name, const char *text, long min, long max, long *out)
 {
@@ -80,7 +90,7 @@ static int parse_value(const char *name, const char *text, long min, long max, l
 		}
 	}
 	errno = 0;
-	v = strtol(text, &end, 0);
+	v = strtol(text, &end, value_base(text));
 	if (errno || *end || v < min || v > max)
 		return -EINVAL;
 	*out = v;

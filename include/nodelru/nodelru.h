@@ -145,18 +145,18 @@ struct nlru_config {
 
 /*
  * nlru_config_init - fill @cfg with the defaults, then apply NLRU_<NAME> environment variables
- * (NLRU_TOPOLOGY, NLRU_NODE_MIB, ...).  An environment value that does not parse is ignored
- * and reported through no log (there is no engine yet): nlru_config_set() reports properly.
- * Returns 0, or -EINVAL if @cfg is NULL.
+ * (NLRU_TOPOLOGY, NLRU_NODE_MIB, ...), whose numbers read as nlru_config_set() reads them.
+ * An environment value that does not parse is ignored and reported through no log (there is
+ * no engine yet): nlru_config_set() reports properly.  Returns 0, or -EINVAL if @cfg is NULL.
  */
 NLRU_API int nlru_config_init(struct nlru_config *cfg);
 
 /*
  * nlru_config_set - set the tunable called @name (see tunables.h) from the text @value, as the
- * tools' --set name=value does.  "topology" and "swap_path" are accepted too and keep the
- * @value pointer, which must stay valid until nlru_engine_create() returns.  Returns 0; -ENOENT for an unknown
- * name (with a message through cfg->log); -EINVAL for a value that does not parse or is out
- * of range.
+ * tools' --set name=value does: decimal ("010" is ten), or hexadecimal after "0x".
+ * "topology" and "swap_path" are accepted too and keep the @value pointer, which must stay
+ * valid until nlru_engine_create() returns.  Returns 0; -ENOENT for an unknown name, -EINVAL
+ * for a value that does not parse or is out of range (each with a message through cfg->log).
  */
 NLRU_API int nlru_config_set(struct nlru_config *cfg, const char *name, const char *value);
 

@@ -84,6 +84,41 @@ Test(config, set_by_name)
 	cr_expect_str_eq(cfg.topology, "pack:4 numa:1 pu:1");
 }
 
+/* Decimal, leading zeros and all, or hex with an explicit 0x: never octal. */
+Test(config, values_are_decimal_or_0x_hex)
+{
+	static const struct {
+		const char *name, *text;
+		int ret;
+		long value;
+	} cases[] = {
+	    {"swappiness", "010", 0, 10},      {"swappiness", "09", 0, 9},
+	    {"swappiness", "0", 0, 0},         {"swappiness", "0x10", 0, 16},
+	    {"swappiness", "0X1f", 0, 31},     {"swap_mib", "-1", 0, -1},
+	    {"swap_mib", "-01", 0, -1},        {"swappiness", "0x", -EINVAL, 0},
+	    {"swappiness", "0b1", -EINVAL, 0}, {"swappiness", "1e1", -EINVAL, 0},
+	};
+	struct nlru_config cfg;
+	long *field;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		test_config(&cfg, 8, NULL);
+		field = strcmp(cases[i].name, "swap_mib") ? &cfg.swappiness : &cfg.swap_mib;
+		*field = 7;
+		cr_expect_eq(nlru_config_set(&cfg, cases[i].name, cases[i].text), cases[i].ret,
+			     "%s=\"%s\"", cases[i].name, cases[i].text);
+		cr_expect_eq(*field, cases[i].ret ? 7 : cases[i].value, "%s=\"%s\" gives %ld",
+			     cases[i].name, cases[i].text, *field);
+	}
+	setenv("NLRU_SWAPPINESS", "010", 1);
+	setenv("NLRU_DIRTY_RATIO", "09", 1);
+	nlru_config_init(&cfg);
+	unsetenv("NLRU_SWAPPINESS");
+	unsetenv("NLRU_DIRTY_RATIO");
+	cr_expect_eq(cfg.swappiness, 10, "NLRU_SWAPPINESS=010 is ten, not octal 8");
+	cr_expect_eq(cfg.dirty_ratio, 9, "NLRU_DIRTY_RATIO=09 is nine, not a bad octal number");
+}
+
 /* The mode takes words as well as numbers, from the environment and by name. */
 Test(config, mode_accepts_node_and_zone)
 {
