@@ -22,6 +22,12 @@
 
 #include "arena.h"
 
+/*
+ * The largest dirty_decay_ms jemalloc accepts (decay_ms_valid(): NSTIME_SEC_MAX seconds, about
+ * 2^64 ns, in ms).  Checked before the arena exists, so a bad value is the caller's -EINVAL.
+ */
+#define DECAY_MS_MAX 18446744072000L
+
 int arena_ctl(const struct nlru_jemalloc *je, const char *leaf, void *old, size_t *oldlen,
 	      void *new, size_t newlen)
 {
@@ -93,6 +99,13 @@ static int config_copy(struct nlru_engine *eng, const struct nlru_jemalloc_confi
 				dst->gfp, dst->dirty_decay_ms, dst->shrinker_seeks);
 		return -EINVAL;
 	}
+	if (dst->dirty_decay_ms > DECAY_MS_MAX) {
+		nlru_engine_log(eng, NLRU_LOG_ERROR,
+				"jemalloc: dirty_decay_ms %ld is more than jemalloc accepts (%ld); "
+				"-1 keeps dirty pages until pressure",
+				dst->dirty_decay_ms, DECAY_MS_MAX);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -109,7 +122,8 @@ static int arena_settings(struct nlru_jemalloc *je, long dirty_decay_ms)
 		nlru_engine_log(je->eng, NLRU_LOG_ERROR,
 				"jemalloc arena %u: dirty_decay_ms %ld refused (%s)", je->arena,
 				dirty_decay_ms, strerror(r));
-	return -r;
+	/* Only the caller's value can be refused here (EFAULT is jemalloc's word for it). */
+	return r ? -EINVAL : 0;
 }
 
 static int arena_create(struct nlru_jemalloc *je)

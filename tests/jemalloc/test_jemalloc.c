@@ -308,6 +308,16 @@ Test(jemalloc, bad_configs_and_arguments_are_refused)
 	cr_expect(strstr(log_last, "arenas.create failed"), "%s", log_last);
 	cr_expect_eq(je, (struct nlru_jemalloc *)0x1, "no handle on failure");
 
+	/* Above jemalloc's limit (its decay_ms_valid()): -EINVAL, not jemalloc's EFAULT. */
+	nlru_jemalloc_config_init(&cfg);
+	cfg.dirty_decay_ms = 1L << 62;
+	cr_expect_eq(nlru_jemalloc_create(eng, &cfg, &je), -EINVAL);
+	cr_expect(strstr(log_last, "dirty_decay_ms 4611686018427387904"), "%s", log_last);
+	cfg.dirty_decay_ms = 18446744072001L;
+	cr_expect_eq(nlru_jemalloc_create(eng, &cfg, &je), -EINVAL);
+	cr_expect_eq(je, (struct nlru_jemalloc *)0x1, "no handle on failure");
+	je = arena_on(eng, NLRU_NUMA_NO_NODE, 18446744072000L, &arena);
+	cr_assert_eq(nlru_jemalloc_destroy(je), 0, "%s", log_last);
 	je = arena_on(eng, NLRU_NUMA_NO_NODE, 10000, &arena);
 	cr_expect_eq(nlru_jemalloc_arena(NULL, &arena), -EINVAL);
 	cr_expect_eq(nlru_jemalloc_arena(je, NULL), -EINVAL);
