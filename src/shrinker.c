@@ -55,6 +55,12 @@ int nlru_shrinker_register(struct nlru_engine *eng, const struct nlru_shrinker_d
 				   "seeks or batch");
 		return -EINVAL;
 	}
+	/* A flag of a later version would be silently ignored: refuse it. */
+	if (def->flags & ~NLRU_SHRINKER_NUMA_AWARE) {
+		log_err(&eng->log, "shrinker: unknown flags 0x%x",
+			def->flags & ~NLRU_SHRINKER_NUMA_AWARE);
+		return -EINVAL;
+	}
 	shrinker = calloc(1, sizeof(*shrinker));
 	if (!shrinker)
 		return -ENOMEM;

@@ -444,7 +444,8 @@ struct nlru_shrinker_def {
  * allocating threads, possibly at the same time: they must be thread-safe, must not sleep
  * for long, and must not allocate with NLRU_GFP_DIRECT_RECLAIM.  Pages the cache frees while
  * reclaim calls it count as reclaimed when it allocated them with NLRU_GFP_SLAB_*.
- * -EINVAL for missing callbacks or a bad size, -ENOMEM.
+ * -EINVAL (logged) for missing callbacks, a bad size, negative seeks or batch, or flags other
+ * than NLRU_SHRINKER_NUMA_AWARE; -ENOMEM.
  */
 NLRU_API int nlru_shrinker_register(struct nlru_engine *eng, const struct nlru_shrinker_def *def,
 				    struct nlru_shrinker **out);

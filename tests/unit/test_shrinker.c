@@ -184,6 +184,13 @@ Test(shrinker, bad_registrations_and_slab_flags)
 	def.size = sizeof(def);
 	def.seeks = -1;
 	cr_expect_eq(nlru_shrinker_register(eng, &def, &s), -EINVAL, "negative seeks");
+	def.seeks = 0;
+	def.flags = 0x80;
+	cr_expect_eq(nlru_shrinker_register(eng, &def, &s), -EINVAL, "unknown flag 0x80");
+	cr_expect(strstr(test_log_last, "unknown flags 0x80"), "%s", test_log_last);
+	def.flags = NLRU_SHRINKER_NUMA_AWARE;
+	cr_assert_eq(nlru_shrinker_register(eng, &def, &s), 0, "%s", test_log_last);
+	cr_expect_eq(nlru_shrinker_unregister(s), 0);
 	cr_expect_eq(nlru_shrinker_register(eng, NULL, &s), -EINVAL);
 	cr_expect_eq(nlru_shrinker_unregister(NULL), 0);
 	cr_expect_eq(nlru_alloc_pages(eng,
