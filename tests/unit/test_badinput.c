@@ -63,6 +63,25 @@ Test(badinput, engine_below_its_minimum_and_tunables_out_of_range)
 	expect_create_fails(&cfg, -EINVAL, "too small");
 }
 
+/*
+ * 2^24 MiB is 2^32 pages: one more than a node's 32-bit page numbers or a swap file's slots
+ * can count.  Refused as out of range, not by a truncated mapping or the swap file later.
+ */
+Test(badinput, node_and_swap_sizes_past_32_bit_page_numbers)
+{
+	struct nlru_config cfg;
+
+	test_config(&cfg, 1L << 24, NULL);
+	expect_create_fails(&cfg, -EINVAL, "node_mib = 16777216 is outside [4, 16777215]");
+	test_config(&cfg, 16, NULL);
+	cfg.swap_mib = 1L << 24;
+	expect_create_fails(&cfg, -EINVAL, "swap_mib = 16777216 is outside [-1, 16777215]");
+	cr_expect_eq(nlru_config_set(&cfg, "node_mib", "16777216"), -EINVAL);
+	cr_expect_eq(nlru_config_set(&cfg, "node_mib", "16777215"), 0);
+	cr_expect_eq(nlru_config_set(&cfg, "swap_mib", "16777216"), -EINVAL);
+	cr_expect_eq(nlru_config_set(&cfg, "swap_mib", "16777215"), 0);
+}
+
 /* A struct from a newer header, or one never passed through nlru_config_init(). */
 Test(badinput, config_of_an_unknown_size_or_version)
 {

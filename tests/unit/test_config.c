@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "helpers.h"
+#include "swap.h"
 
 TestSuite(config, .timeout = 30);
 
@@ -117,6 +118,21 @@ Test(config, values_are_decimal_or_0x_hex)
 	unsetenv("NLRU_DIRTY_RATIO");
 	cr_expect_eq(cfg.swappiness, 10, "NLRU_SWAPPINESS=010 is ten, not octal 8");
 	cr_expect_eq(cfg.dirty_ratio, 9, "NLRU_DIRTY_RATIO=09 is nine, not a bad octal number");
+}
+
+/* swap_mib -1 is twice the engine's memory, but no more than the largest swap file. */
+Test(config, default_swap_is_capped_at_the_largest_swap_file)
+{
+	const uint64_t max = (uint64_t)NLRU_SWAP_MIB_MAX << 8;
+
+	cr_expect_eq(swap_pages_wanted(-1, 2048), 4096);
+	cr_expect_eq(swap_pages_wanted(-1, max / 2), max);
+	cr_expect_eq(swap_pages_wanted(-1, max / 2 + 1), max, "twice is one page more than fits");
+	cr_expect_eq(swap_pages_wanted(-1, 64 * ((uint64_t)NLRU_NODE_MIB_MAX << 8)), max,
+		     "64 of the largest nodes");
+	cr_expect_leq(max, SWAP_MAX_PAGES);
+	cr_expect_eq(swap_pages_wanted(0, 2048), 0);
+	cr_expect_eq(swap_pages_wanted(NLRU_SWAP_MIB_MAX, 2048), max);
 }
 
 /* The mode takes words as well as numbers, from the environment and by name. */
