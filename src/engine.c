@@ -167,6 +167,7 @@ static void engine_free(struct nlru_engine *eng)
 	kswapd_stop_all(eng);
 	swap_close(eng->swap);
 	owner_table_destroy(&eng->owners);
+	nlru_shrinker_unregister(eng->shadow_shrinker);
 	shrinker_list_destroy(eng);
 	for (int nid = 0; nid < MAX_NUMNODES; nid++)
 		node_free(eng, eng->node_data[nid]);

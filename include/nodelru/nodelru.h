@@ -188,6 +188,9 @@ NLRU_API int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engin
  * Files left open are flushed and closed first: -EIO if one cannot be written back, -EBUSY if
  * one has pinned pages.
  * Returns -EBUSY, and leaves the engine fully usable, while pages are still allocated.
+ * Shrinkers still registered are freed with the engine (a warning is logged): like pointers
+ * after free(), their handles are then invalid, and nlru_shrinker_unregister() on one is a
+ * use-after-free.  Unregister shrinkers first.
  * NULL is accepted and returns 0.  No other call on @eng may run concurrently or follow.
  */
 NLRU_API int nlru_engine_destroy(struct nlru_engine *eng);
@@ -450,7 +453,11 @@ struct nlru_shrinker_def {
 NLRU_API int nlru_shrinker_register(struct nlru_engine *eng, const struct nlru_shrinker_def *def,
 				    struct nlru_shrinker **out);
 
-/* nlru_shrinker_unregister - waits for calls in progress; no call follows.  NULL is fine. */
+/*
+ * nlru_shrinker_unregister - waits for calls in progress; no call follows.  NULL is fine.
+ * @shrinker must belong to a live engine: nlru_engine_destroy() frees the shrinkers still
+ * registered, and their handles with them.
+ */
 NLRU_API int nlru_shrinker_unregister(struct nlru_shrinker *shrinker);
 
 /* Geometry and watermarks of one zone, as /proc/zoneinfo shows them. */
