@@ -22,6 +22,12 @@
 
 #include "arena.h"
 
+/*
+ * The largest dirty_decay_ms jemalloc accepts (decay_ms_valid(): NSTIME_SEC_MAX seconds, about
+ * 2^64 ns, in ms).  Checked before the arena exists, so a bad value is the caller's -EINVAL.
+ */
+#define DECAY_MS_MAX 18446744072000L
+
 int arena_ctl(const struct nlru_jemalloc *je, const char *leaf, void *old, size_t *oldlen,
 	      void *new, size_t newlen)
 {
@@ -61,6 +67,34 @@ int nlru_jemalloc_config_init(struct nlru_jemalloc_config *cfg)
 	return 0;
 }
 
+#define MEMBER(m)                                                                                  \
+	{                                                                                          \
+		offsetof(struct nlru_jemalloc_config, m),                                          \
+		    sizeof(((struct nlru_jemalloc_config *)0)->m)                                  \
+	}
+
+/* The members after the header: a caller's size may end between them, never inside one. */
+static const struct {
+	size_t offset, len;
+} config_members[] = {MEMBER(nid), MEMBER(gfp), MEMBER(dirty_decay_ms), MEMBER(shrinker_seeks)};
+#undef MEMBER
+#define CONFIG_END (offsetof(struct nlru_jemalloc_config, shrinker_seeks) + sizeof(int))
+#define CONFIG_ALIGN _Alignof(struct nlru_jemalloc_config)
+_Static_assert(sizeof(struct nlru_jemalloc_config) ==
+		   (CONFIG_END + CONFIG_ALIGN - 1) / CONFIG_ALIGN * CONFIG_ALIGN,
+	       "shrinker_seeks is the last member, so config_members lists them all");
+#undef CONFIG_END
+#undef CONFIG_ALIGN
+
+static bool config_size_cuts_a_member(size_t size)
+{
+	for (size_t i = 0; i < sizeof(config_members) / sizeof(config_members[0]); i++)
+		if (size > config_members[i].offset &&
+		    size < config_members[i].offset + config_members[i].len)
+			return true;
+	return false;
+}
+
 /* Copies @src (NULL: the defaults) into @dst, refusing what the arena could not honour. */
 static int config_copy(struct nlru_engine *eng, const struct nlru_jemalloc_config *src,
 		       struct nlru_jemalloc_config *dst)
@@ -75,6 +109,14 @@ static int config_copy(struct nlru_engine *eng, const struct nlru_jemalloc_confi
 		    "jemalloc: config size %zu, version %u is not one this library knows "
 		    "(size at most %zu, version 1 to %d); use nlru_jemalloc_config_init()",
 		    src->size, src->version, sizeof(*dst), NLRU_JEMALLOC_CONFIG_VERSION);
+		return -EINVAL;
+	}
+	if (config_size_cuts_a_member(src->size)) {
+		nlru_engine_log(
+		    eng, NLRU_LOG_ERROR,
+		    "jemalloc: config size %zu ends inside a member; use "
+		    "nlru_jemalloc_config_init() or sizeof(struct nlru_jemalloc_config)",
+		    src->size);
 		return -EINVAL;
 	}
 	/* Fields past the caller's struct (an older, shorter one) keep their defaults. */
@@ -93,6 +135,13 @@ static int config_copy(struct nlru_engine *eng, const struct nlru_jemalloc_confi
 				dst->gfp, dst->dirty_decay_ms, dst->shrinker_seeks);
 		return -EINVAL;
 	}
+	if (dst->dirty_decay_ms > DECAY_MS_MAX) {
+		nlru_engine_log(eng, NLRU_LOG_ERROR,
+				"jemalloc: dirty_decay_ms %ld is more than jemalloc accepts (%ld); "
+				"-1 keeps dirty pages until pressure",
+				dst->dirty_decay_ms, DECAY_MS_MAX);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -109,7 +158,8 @@ static int arena_settings(struct nlru_jemalloc *je, long dirty_decay_ms)
 		nlru_engine_log(je->eng, NLRU_LOG_ERROR,
 				"jemalloc arena %u: dirty_decay_ms %ld refused (%s)", je->arena,
 				dirty_decay_ms, strerror(r));
-	return -r;
+	/* Only the caller's value can be refused here (EFAULT is jemalloc's word for it). */
+	return r ? -EINVAL : 0;
 }
 
 static int arena_create(struct nlru_jemalloc *je)

@@ -64,6 +64,16 @@ static const struct {
 	{"mode", "4.7", NLRU_MODE_ZONE},
 };
 
+/* Base 16 after an explicit 0x, else 10: strtol's base 0 would read "010" as octal 8. */
+static int value_base(const char *text)
+{
+	while (isspace((unsigned char)*text))
+		text++;
+	if (*text == '-' || *text == '+')
+		text++;
+	return text[0] == '0' && (text[1] == 'x' || text[1] == 'X') ? 16 : 10;
+}
+
 /* A whole decimal (or 0x hex) number within [min, max], or one of @name's words. */
 static int parse_value(const char *name, const char *text, long min, long max, long *out)
 {
@@ -80,7 +90,7 @@ static int parse_value(const char *name, const char *text, long min, long max, l
 		}
 	}
 	errno = 0;
-	v = strtol(text, &end, 0);
+	v = strtol(text, &end, value_base(text));
 	if (errno || *end || v < min || v > max)
 		return -EINVAL;
 	*out = v;
@@ -191,6 +201,41 @@ static int check_consistency(const struct nlru_config *cfg, const struct nlru_lo
 	return 0;
 }
 
+#define MEMBER_SIZE(m) sizeof(((struct nlru_config *)0)->m)
+#define MEMBER_END(m) (offsetof(struct nlru_config, m) + MEMBER_SIZE(m))
+
+/*
+ * The sizes a caller's struct may have: the header, or the end of any later member.  Any
+ * other size cuts a member in two, and copying it would make a torn pointer or number.
+ */
+static const size_t config_sizes[] = {offsetof(struct nlru_config, topology),
+				      MEMBER_END(topology),
+				      MEMBER_END(log),
+				      MEMBER_END(log_arg),
+				      MEMBER_END(clock),
+				      MEMBER_END(clock_arg),
+				      MEMBER_END(swap_path),
+#define X(name, def, min, max, help) MEMBER_END(name),
+				      NLRU_TUNABLES(X)
+#undef X
+};
+/* The list above misses no member: with one left out, the sizes would not add up. */
+#define X(name, def, min, max, help) +MEMBER_SIZE(name)
+STATIC_ASSERT(offsetof(struct nlru_config, topology) + MEMBER_SIZE(topology) + MEMBER_SIZE(log) +
+		      MEMBER_SIZE(log_arg) + MEMBER_SIZE(clock) + MEMBER_SIZE(clock_arg) +
+		      MEMBER_SIZE(swap_path) NLRU_TUNABLES(X) ==
+		  sizeof(struct nlru_config),
+	      "config_sizes lists every member of struct nlru_config");
+#undef X
+
+static bool config_size_known(size_t size)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(config_sizes); i++)
+		if (config_sizes[i] == size)
+			return true;
+	return false;
+}
+
 int config_copy(struct nlru_config *dst, const struct nlru_config *src, const struct nlru_log *log)
 {
 	size_t header = offsetof(struct nlru_config, topology);
@@ -198,6 +243,13 @@ int config_copy(struct nlru_config *dst, const struct nlru_config *src, const st
 
 	if (src->size < header) {
 		log_err(log, "config: size %zu is too small; call nlru_config_init() first",
+			src->size);
+		return -EINVAL;
+	}
+	if (src->size <= sizeof(*dst) && !config_size_known(src->size)) {
+		log_err(log,
+			"config: size %zu ends inside a member of struct nlru_config; set it "
+			"with nlru_config_init() or to sizeof(struct nlru_config)",
 			src->size);
 		return -EINVAL;
 	}

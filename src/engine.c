@@ -105,6 +105,9 @@ static void node_bind(struct nlru_engine *eng, struct pglist_data *pgdat)
 	}
 }
 
+STATIC_ASSERT((uint64_t)NLRU_NODE_MIB_MAX << (20 - PAGE_SHIFT) <= PFN_NIL,
+	      "a node's pfns, 0 to pages - 1, stay 32-bit and below PFN_NIL");
+
 static int node_init(struct nlru_engine *eng, int nid, uint64_t start_pfn)
 {
 	uint32_t pages = (uint32_t)(eng->cfg.node_mib << (20 - PAGE_SHIFT));
@@ -164,6 +167,7 @@ static void engine_free(struct nlru_engine *eng)
 	kswapd_stop_all(eng);
 	swap_close(eng->swap);
 	owner_table_destroy(&eng->owners);
+	nlru_shrinker_unregister(eng->shadow_shrinker);
 	shrinker_list_destroy(eng);
 	for (int nid = 0; nid < MAX_NUMNODES; nid++)
 		node_free(eng, eng->node_data[nid]);
@@ -224,12 +228,12 @@ static int engine_zones(struct nlru_engine *eng)
 	return 0;
 }
 
-/* The swap file: twice the engine's memory unless configured, none when set to 0. */
+/* The swap file: twice the engine's memory (capped) unless configured, none when set to 0. */
 static int engine_swap(struct nlru_engine *eng)
 {
-	uint64_t pages = eng->cfg.swap_mib < 0
-				 ? 2 * (uint64_t)eng->nr_nodes * ((uint64_t)eng->cfg.node_mib << 8)
-				 : (uint64_t)eng->cfg.swap_mib << 8;
+	uint64_t pages = swap_pages_wanted(eng->cfg.swap_mib,
+					   (uint64_t)eng->nr_nodes *
+					       ((uint64_t)eng->cfg.node_mib << (20 - PAGE_SHIFT)));
 
 	if (!pages)
 		return 0;

@@ -52,6 +52,7 @@ struct nlru_engine {
 	struct pageindex_cache pageindex_cache; /* free nodes of the files' page indexes */
 	pthread_rwlock_t shrinker_rwsem;  /* protects the shrinker list */
 	struct nlru_shrinker *shrinkers;  /* registered shrinkers, newest first */
+	struct nlru_shrinker *shadow_shrinker; /* the engine's own (workingset), not the user's */
 };
 
 static inline struct pglist_data *NODE_DATA(const struct nlru_engine *eng, int nid)

@@ -33,6 +33,16 @@ int shrinker_list_init(struct nlru_engine *eng)
 
 void shrinker_list_destroy(struct nlru_engine *eng)
 {
+	unsigned int n = 0;
+
+	for (const struct nlru_shrinker *s = eng->shrinkers; s; s = s->next)
+		n++;
+	/* The handles die with the engine: an unregister after this is a use-after-free. */
+	if (n)
+		log_warn(&eng->log,
+			 "destroy: %u shrinker%s still registered, freed with the engine; their "
+			 "handles are now invalid (unregister shrinkers before destroying)",
+			 n, n == 1 ? " was" : "s were");
 	while (eng->shrinkers) {
 		struct nlru_shrinker *next = eng->shrinkers->next;
 
@@ -53,6 +63,12 @@ int nlru_shrinker_register(struct nlru_engine *eng, const struct nlru_shrinker_d
 	    def->batch < 0) {
 		log_err(&eng->log, "shrinker: needs count and scan callbacks, and no negative "
 				   "seeks or batch");
+		return -EINVAL;
+	}
+	/* A flag of a later version would be silently ignored: refuse it. */
+	if (def->flags & ~NLRU_SHRINKER_NUMA_AWARE) {
+		log_err(&eng->log, "shrinker: unknown flags 0x%x",
+			def->flags & ~NLRU_SHRINKER_NUMA_AWARE);
 		return -EINVAL;
 	}
 	shrinker = calloc(1, sizeof(*shrinker));

@@ -26,7 +26,7 @@ unsigned long shrink_slab_target(unsigned long freeable, unsigned long deferred,
 				 unsigned long nr_scanned, unsigned long nr_eligible, int seeks);
 
 int shrinker_list_init(struct nlru_engine *eng);
-/* Engine destruction: frees shrinkers the user did not unregister. */
+/* Engine destruction: frees shrinkers the user did not unregister, with a warning. */
 void shrinker_list_destroy(struct nlru_engine *eng);
 
 #endif /* NODELRU_SHRINKER_H */

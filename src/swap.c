@@ -30,12 +30,15 @@ struct swap_device {
 static int open_swap_file(const char *path, const struct nlru_log *log, int *fd)
 {
 	char tmpl[4096];
+	int err;
 
+	/* errno is read before logging: the log callback may change it. */
 	if (path && *path) {
 		*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 		if (*fd < 0) {
-			log_err(log, "swap: cannot open %s: %s", path, strerror(errno));
-			return -errno;
+			err = errno;
+			log_err(log, "swap: cannot open %s: %s", path, strerror(err));
+			return -err;
 		}
 		return 0;
 	}
@@ -43,12 +46,24 @@ static int open_swap_file(const char *path, const struct nlru_log *log, int *fd)
 		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	*fd = mkostemp(tmpl, O_CLOEXEC);
 	if (*fd < 0) {
-		log_err(log, "swap: cannot create %s: %s", tmpl, strerror(errno));
-		return -errno;
+		err = errno;
+		log_err(log, "swap: cannot create %s: %s", tmpl, strerror(err));
+		return -err;
 	}
 	/* A private swap file: gone from the directory now, freed when the engine closes it. */
 	unlink(tmpl);
 	return 0;
+}
+
+STATIC_ASSERT((uint64_t)NLRU_SWAP_MIB_MAX << (20 - PAGE_SHIFT) <= SWAP_MAX_PAGES,
+	      "the largest swap_mib fits the 32-bit slot numbers");
+
+uint64_t swap_pages_wanted(long swap_mib, uint64_t engine_pages)
+{
+	/* Capped, so that the default never makes a big engine fail to create. */
+	if (swap_mib < 0)
+		return MIN(2 * engine_pages, (uint64_t)NLRU_SWAP_MIB_MAX << (20 - PAGE_SHIFT));
+	return (uint64_t)swap_mib << (20 - PAGE_SHIFT);
 }
 
 int swap_open(struct nlru_engine *eng, const char *path, uint64_t pages, struct swap_device **out)
@@ -56,7 +71,7 @@ int swap_open(struct nlru_engine *eng, const char *path, uint64_t pages, struct 
 	struct swap_device *swap;
 	int r;
 
-	if (pages > UINT32_MAX - 1) {
+	if (pages > SWAP_MAX_PAGES) {
 		log_err(&eng->log, "swap: %llu pages is more than a swap file can index",
 			(unsigned long long)pages);
 		return -EINVAL;

@@ -11,6 +11,12 @@
 
 struct swap_device;
 
+/* Most slots a swap file has: slot numbers are 32-bit. */
+#define SWAP_MAX_PAGES ((uint64_t)UINT32_MAX - 1)
+
+/* The swap file's pages: @swap_mib, or (-1) twice @engine_pages up to the largest file. */
+uint64_t swap_pages_wanted(long swap_mib, uint64_t engine_pages);
+
 /* Open (or create) the swap file of @pages slots.  -errno with a message on failure. */
 int swap_open(struct nlru_engine *eng, const char *path, uint64_t pages, struct swap_device **out);
 void swap_close(struct swap_device *swap);

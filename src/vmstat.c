@@ -174,8 +174,16 @@ unsigned long vm_event_read(struct nlru_engine *eng, enum nlru_vm_event_item ite
 
 int nlru_vmstat_read(struct nlru_engine *eng, struct nlru_vmstat *snap)
 {
-	if (!eng || !snap || snap->size < sizeof(*snap))
+	if (!eng || !snap)
 		return -EINVAL;
+	if (snap->size < sizeof(*snap) || snap->version == 0 ||
+	    snap->version > NLRU_VMSTAT_VERSION) {
+		log_err(&eng->log,
+			"vmstat: snapshot size %zu, version %u is not one this library knows "
+			"(size at least %zu, version 1 to %d)",
+			snap->size, snap->version, sizeof(*snap), NLRU_VMSTAT_VERSION);
+		return -EINVAL;
+	}
 	memset((char *)snap + offsetof(struct nlru_vmstat, nr_nodes), 0,
 	       sizeof(*snap) - offsetof(struct nlru_vmstat, nr_nodes));
 	snap->nr_nodes = (uint32_t)eng->nr_nodes;

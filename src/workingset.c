@@ -96,8 +96,7 @@ int workingset_init(struct nlru_engine *eng)
 		.arg = eng,
 		.flags = NLRU_SHRINKER_NUMA_AWARE,
 	};
-	struct nlru_shrinker *unused;
 
-	/* Freed with the engine's other shrinkers. */
-	return nlru_shrinker_register(eng, &def, &unused);
+	/* Unregistered by engine_free(), so that what is left there is the user's. */
+	return nlru_shrinker_register(eng, &def, &eng->shadow_shrinker);
 }

@@ -18,7 +18,8 @@ static void markdown(void)
 	       "`nlru_config_init()`), a `--set name=value` flag of the tools, and an "
 	       "environment variable read by `nlru_config_init()`.  The environment changes the "
 	       "defaults a program starts from; what the program then sets wins.  The topology "
-	       "is set the same ways: `cfg.topology`, `--topology`, `NLRU_TOPOLOGY`.\n\n"
+	       "is set the same ways: `cfg.topology`, `--topology`, `NLRU_TOPOLOGY`.  Values "
+	       "given as text are decimal (`010` is ten) or hexadecimal after `0x`.\n\n"
 	       "| tunable | environment | default | range | Linux counterpart | meaning |\n"
 	       "| --- | --- | --- | --- | --- | --- |\n");
 	for (unsigned int i = 0; nlru_tunable_info(i, &t) == 0; i++) {

@@ -57,7 +57,8 @@ struct nlru_jemalloc_config {
 	/*
 	 * arena.<i>.dirty_decay_ms: how long freed pages stay in the arena before jemalloc gives
 	 * them back on its own (only while the arena is in use: there is no background thread).
-	 * -1: never by time, only under pressure; 0: at once.  Default 10000, jemalloc's.
+	 * -1: never by time, only under pressure; 0: at once; at most 18446744072000 (about
+	 * 2^64 ns, jemalloc's limit).  Default 10000, jemalloc's.
 	 */
 	long dirty_decay_ms;
 	/*
@@ -77,8 +78,8 @@ struct nlru_jemalloc;
  * and its purge shrinker.  jemalloc takes a 2 MiB block for the arena's own metadata at once,
  * and later extents as it needs them.
  * Returns 0 and the handle in *@out; -EINVAL (logged) for a NULL engine or out, a config of
- * an unknown size or version or with a bad node or flags; -ENOMEM when the engine or jemalloc
- * could not provide the arena.
+ * an unknown size or version or with a bad node, flags or dirty_decay_ms; -ENOMEM when the
+ * engine or jemalloc could not provide the arena.
  * Thread-safe.
  */
 NLRU_API int nlru_jemalloc_create(struct nlru_engine *eng, const struct nlru_jemalloc_config *cfg,

@@ -115,7 +115,8 @@ typedef uint64_t (*nlru_clock_fn)(void *arg);
 /*
  * Engine configuration.  Fill it with nlru_config_init(), change what you need, pass it to
  * nlru_engine_create().  The library reads only cfg->size bytes, so a program built against an
- * older, shorter struct keeps working: fields past its size take their defaults.
+ * older, shorter struct keeps working: fields past its size take their defaults.  The size must
+ * end where a member ends; one that cuts a member in two is refused with -EINVAL.
  */
 struct nlru_config {
 	size_t size;      /* sizeof(struct nlru_config) as the caller compiled it */
@@ -144,18 +145,18 @@ struct nlru_config {
 
 /*
  * nlru_config_init - fill @cfg with the defaults, then apply NLRU_<NAME> environment variables
- * (NLRU_TOPOLOGY, NLRU_NODE_MIB, ...).  An environment value that does not parse is ignored
- * and reported through no log (there is no engine yet): nlru_config_set() reports properly.
- * Returns 0, or -EINVAL if @cfg is NULL.
+ * (NLRU_TOPOLOGY, NLRU_NODE_MIB, ...), whose numbers read as nlru_config_set() reads them.
+ * An environment value that does not parse is ignored and reported through no log (there is
+ * no engine yet): nlru_config_set() reports properly.  Returns 0, or -EINVAL if @cfg is NULL.
  */
 NLRU_API int nlru_config_init(struct nlru_config *cfg);
 
 /*
  * nlru_config_set - set the tunable called @name (see tunables.h) from the text @value, as the
- * tools' --set name=value does.  "topology" and "swap_path" are accepted too and keep the
- * @value pointer, which must stay valid until nlru_engine_create() returns.  Returns 0; -ENOENT for an unknown
- * name (with a message through cfg->log); -EINVAL for a value that does not parse or is out
- * of range.
+ * tools' --set name=value does: decimal ("010" is ten), or hexadecimal after "0x".
+ * "topology" and "swap_path" are accepted too and keep the @value pointer, which must stay
+ * valid until nlru_engine_create() returns.  Returns 0; -ENOENT for an unknown name, -EINVAL
+ * for a value that does not parse or is out of range (each with a message through cfg->log).
  */
 NLRU_API int nlru_config_set(struct nlru_config *cfg, const char *name, const char *value);
 
@@ -176,8 +177,9 @@ struct nlru_engine;
  * nlru_engine_create - build an engine: discover (or emulate) the NUMA topology, map and bind
  * each node's memory, lay out zones, compute watermarks, and free every page to the buddy
  * allocator.
- * Errors: -EINVAL for a bad config (unparsable topology, zone layout that does not add up,
- * a node smaller than its minimum, out-of-range tunable), -ENOMEM when memory cannot be mapped.
+ * Errors: -EINVAL for a bad config (a size or version this library does not know, unparsable
+ * topology, zone layout that does not add up, a node smaller than its minimum, out-of-range
+ * tunable), -ENOMEM when memory cannot be mapped.
  */
 NLRU_API int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out);
 
@@ -186,6 +188,9 @@ NLRU_API int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engin
  * Files left open are flushed and closed first: -EIO if one cannot be written back, -EBUSY if
  * one has pinned pages.
  * Returns -EBUSY, and leaves the engine fully usable, while pages are still allocated.
+ * Shrinkers still registered are freed with the engine (a warning is logged): like pointers
+ * after free(), their handles are then invalid, and nlru_shrinker_unregister() on one is a
+ * use-after-free.  Unregister shrinkers first.
  * NULL is accepted and returns 0.  No other call on @eng may run concurrently or follow.
  */
 NLRU_API int nlru_engine_destroy(struct nlru_engine *eng);
@@ -444,12 +449,17 @@ struct nlru_shrinker_def {
  * allocating threads, possibly at the same time: they must be thread-safe, must not sleep
  * for long, and must not allocate with NLRU_GFP_DIRECT_RECLAIM.  Pages the cache frees while
  * reclaim calls it count as reclaimed when it allocated them with NLRU_GFP_SLAB_*.
- * -EINVAL for missing callbacks or a bad size, -ENOMEM.
+ * -EINVAL (logged) for missing callbacks, a bad size, negative seeks or batch, or flags other
+ * than NLRU_SHRINKER_NUMA_AWARE; -ENOMEM.
  */
 NLRU_API int nlru_shrinker_register(struct nlru_engine *eng, const struct nlru_shrinker_def *def,
 				    struct nlru_shrinker **out);
 
-/* nlru_shrinker_unregister - waits for calls in progress; no call follows.  NULL is fine. */
+/*
+ * nlru_shrinker_unregister - waits for calls in progress; no call follows.  NULL is fine.
+ * @shrinker must belong to a live engine: nlru_engine_destroy() frees the shrinkers still
+ * registered, and their handles with them.
+ */
 NLRU_API int nlru_shrinker_unregister(struct nlru_shrinker *shrinker);
 
 /* Geometry and watermarks of one zone, as /proc/zoneinfo shows them. */

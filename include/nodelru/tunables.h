@@ -10,8 +10,15 @@
 #ifndef NODELRU_TUNABLES_H
 #define NODELRU_TUNABLES_H
 
+/*
+ * The largest node and swap file, in MiB: 2^32 - 256 pages, since a node's page frame numbers
+ * and a swap file's slots are 32-bit (with the top value reserved).
+ */
+#define NLRU_NODE_MIB_MAX ((1L << 24) - 1)
+#define NLRU_SWAP_MIB_MAX ((1L << 24) - 1)
+
 #define NLRU_TUNABLES(X)                                                                           \
-	X(node_mib, 64, 4, 1L << 24, "[a node's present memory; numa=fake= splits a machine into nodes] memory of each NUMA node, MiB")                              \
+	X(node_mib, 64, 4, NLRU_NODE_MIB_MAX, "[a node's present memory; numa=fake= splits a machine into nodes] memory of each NUMA node, MiB (page numbers are 32-bit)")                              \
 	X(dma_pct, 0, 0, 100, "[ZONE_DMA, the first 16 MiB on x86_64] share of node 0 in ZONE_DMA, percent (other nodes have none)")      \
 	X(dma32_pct, 25, 0, 100, "[ZONE_DMA32, memory below 4 GiB on x86_64] share of node 0 in ZONE_DMA32, percent (other nodes have none)") \
 	X(movable_pct, 0, 0, 100, "[kernelcore= and movablecore= boot parameters] share of every node in ZONE_MOVABLE, percent")                  \
@@ -24,7 +31,7 @@
 	X(prefault, 0, 0, 1, "[none: a kernel's memory is always backed] touch every page at creation so first use does not fault")          \
 	X(dirty_ratio, 20, 0, 100, "[vm.dirty_ratio] dirty pages a writer may leave, percent of dirtyable memory") \
 	X(dirty_background_ratio, 10, 0, 100, "[vm.dirty_background_ratio] background writeback starts here, percent") \
-	X(swap_mib, -1, -1, 1L << 24, "[the swap device's size (mkswap, swapon)] swap file size, MiB; -1: twice the engine's memory, 0: no swap") \
+	X(swap_mib, -1, -1, NLRU_SWAP_MIB_MAX, "[the swap device's size (mkswap, swapon)] swap file size, MiB (slot numbers are 32-bit); -1: twice the engine's memory, at most the largest swap file; 0: no swap") \
 	X(swappiness, 60, 0, 100, "[vm.swappiness] reclaim's preference for anon (high) or file (low) pages") \
 	X(kswapd, 1, 0, 1, "[none: kswapd always runs] run a kswapd thread per node; 0 leaves balancing to nlru_kswapd_run() and direct reclaim") \
 	X(kswapd_nap_ms, 100, 1, 10000, "[HZ/10, kswapd_try_to_sleep()'s nap] kswapd's short nap before a full sleep, ms") \

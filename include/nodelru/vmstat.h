@@ -55,8 +55,9 @@ struct nlru_vmstat {
 };
 
 /*
- * nlru_vmstat_read - fill @snap with every counter of @eng.
- * Reads only snap->size bytes.  Returns 0, or -EINVAL if @snap is NULL or too small.
+ * nlru_vmstat_read - fill @snap with every counter of @eng.  The caller sets snap->size (at
+ * least sizeof(struct nlru_vmstat)) and snap->version (1 to NLRU_VMSTAT_VERSION).
+ * Returns 0; -EINVAL for a NULL argument, or (logged) a size or version it does not know.
  * Thread-safe, lock-free; may run concurrently with allocation and reclaim.
  */
 NLRU_API int nlru_vmstat_read(struct nlru_engine *eng, struct nlru_vmstat *snap);

@@ -292,6 +292,14 @@ Test(jemalloc, bad_configs_and_arguments_are_refused)
 	cfg.size = sizeof(cfg) + 8;
 	cr_expect_eq(nlru_jemalloc_create(eng, &cfg, &je), -EINVAL);
 	cr_expect(strstr(log_last, "not one this library knows"), "%s", log_last);
+	/* A size inside a member would copy half of it: half the decay, a node from two. */
+	nlru_jemalloc_config_init(&cfg);
+	cfg.dirty_decay_ms = 1L << 40;
+	cfg.size = offsetof(struct nlru_jemalloc_config, dirty_decay_ms) + 4;
+	cr_expect_eq(nlru_jemalloc_create(eng, &cfg, &je), -EINVAL);
+	cr_expect(strstr(log_last, "ends inside a member"), "%s", log_last);
+	cfg.size = offsetof(struct nlru_jemalloc_config, nid) + 2;
+	cr_expect_eq(nlru_jemalloc_create(eng, &cfg, &je), -EINVAL);
 	nlru_jemalloc_config_init(&cfg);
 	cfg.version = 7;
 	cr_expect_eq(nlru_jemalloc_create(eng, &cfg, &je), -EINVAL);
@@ -308,6 +316,22 @@ Test(jemalloc, bad_configs_and_arguments_are_refused)
 	cr_expect(strstr(log_last, "arenas.create failed"), "%s", log_last);
 	cr_expect_eq(je, (struct nlru_jemalloc *)0x1, "no handle on failure");
 
+	/* Above jemalloc's limit (its decay_ms_valid()): -EINVAL, not jemalloc's EFAULT. */
+	nlru_jemalloc_config_init(&cfg);
+	cfg.dirty_decay_ms = 1L << 62;
+	cr_expect_eq(nlru_jemalloc_create(eng, &cfg, &je), -EINVAL);
+	cr_expect(strstr(log_last, "dirty_decay_ms 4611686018427387904"), "%s", log_last);
+	cfg.dirty_decay_ms = 18446744072001L;
+	cr_expect_eq(nlru_jemalloc_create(eng, &cfg, &je), -EINVAL);
+	cr_expect_eq(je, (struct nlru_jemalloc *)0x1, "no handle on failure");
+	/* An older, shorter struct (here one ending after gfp) keeps the defaults of the rest. */
+	nlru_jemalloc_config_init(&cfg);
+	cfg.size = offsetof(struct nlru_jemalloc_config, dirty_decay_ms);
+	cfg.dirty_decay_ms = -7;
+	cr_assert_eq(nlru_jemalloc_create(eng, &cfg, &je), 0, "%s", log_last);
+	cr_assert_eq(nlru_jemalloc_destroy(je), 0, "%s", log_last);
+	je = arena_on(eng, NLRU_NUMA_NO_NODE, 18446744072000L, &arena);
+	cr_assert_eq(nlru_jemalloc_destroy(je), 0, "%s", log_last);
 	je = arena_on(eng, NLRU_NUMA_NO_NODE, 10000, &arena);
 	cr_expect_eq(nlru_jemalloc_arena(NULL, &arena), -EINVAL);
 	cr_expect_eq(nlru_jemalloc_arena(je, NULL), -EINVAL);

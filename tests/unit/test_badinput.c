@@ -63,6 +63,25 @@ Test(badinput, engine_below_its_minimum_and_tunables_out_of_range)
 	expect_create_fails(&cfg, -EINVAL, "too small");
 }
 
+/*
+ * 2^24 MiB is 2^32 pages: one more than a node's 32-bit page numbers or a swap file's slots
+ * can count.  Refused as out of range, not by a truncated mapping or the swap file later.
+ */
+Test(badinput, node_and_swap_sizes_past_32_bit_page_numbers)
+{
+	struct nlru_config cfg;
+
+	test_config(&cfg, 1L << 24, NULL);
+	expect_create_fails(&cfg, -EINVAL, "node_mib = 16777216 is outside [4, 16777215]");
+	test_config(&cfg, 16, NULL);
+	cfg.swap_mib = 1L << 24;
+	expect_create_fails(&cfg, -EINVAL, "swap_mib = 16777216 is outside [-1, 16777215]");
+	cr_expect_eq(nlru_config_set(&cfg, "node_mib", "16777216"), -EINVAL);
+	cr_expect_eq(nlru_config_set(&cfg, "node_mib", "16777215"), 0);
+	cr_expect_eq(nlru_config_set(&cfg, "swap_mib", "16777216"), -EINVAL);
+	cr_expect_eq(nlru_config_set(&cfg, "swap_mib", "16777215"), 0);
+}
+
 /* A struct from a newer header, or one never passed through nlru_config_init(). */
 Test(badinput, config_of_an_unknown_size_or_version)
 {
@@ -80,6 +99,53 @@ Test(badinput, config_of_an_unknown_size_or_version)
 	test_config(&newer.cfg, 16, NULL);
 	newer.cfg.version = 0;
 	expect_create_fails(&newer.cfg, -EINVAL, "version 0");
+}
+
+/* A size must end where a member ends: one inside a pointer would copy half of it. */
+Test(badinput, config_size_inside_a_member)
+{
+	static const size_t torn[] = {
+	    offsetof(struct nlru_config, topology) + 4,
+	    offsetof(struct nlru_config, swap_path) + 1,
+	    offsetof(struct nlru_config, dma32_pct) + 3,
+	    sizeof(struct nlru_config) - 1,
+	};
+	struct nlru_config cfg;
+
+	for (size_t i = 0; i < sizeof(torn) / sizeof(torn[0]); i++) {
+		test_config(&cfg, 16, "pack:1 numa:1 core:1 pu:1");
+		cfg.size = torn[i];
+		expect_create_fails(&cfg, -EINVAL, "ends inside a member");
+	}
+}
+
+/* A log callback may do I/O of its own; the library must not take its errno for the error. */
+static void log_clobbering_errno(void *arg, enum nlru_log_level level, const char *msg)
+{
+	test_log(arg, level, msg);
+	errno = ENOTTY;
+}
+
+Test(badinput, swap_open_error_survives_a_log_that_sets_errno)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char *saved = tmpdir ? strdup(tmpdir) : NULL;
+	struct nlru_config cfg;
+
+	test_config(&cfg, 8, NULL);
+	cfg.log = log_clobbering_errno;
+	cfg.swap_path = "/nonexistent-nodelru-dir/swap";
+	expect_create_fails(&cfg, -ENOENT, "cannot open /nonexistent-nodelru-dir/swap");
+	/* The private file in $TMPDIR goes through mkostemp(), a second path to the same log. */
+	test_config(&cfg, 8, NULL);
+	cfg.log = log_clobbering_errno;
+	setenv("TMPDIR", "/nonexistent-nodelru-dir", 1);
+	expect_create_fails(&cfg, -ENOENT, "cannot create /nonexistent-nodelru-dir/");
+	if (saved)
+		setenv("TMPDIR", saved, 1);
+	else
+		unsetenv("TMPDIR");
+	free(saved);
 }
 
 Test(badinput, null_arguments)

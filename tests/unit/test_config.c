@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "helpers.h"
+#include "swap.h"
 
 TestSuite(config, .timeout = 30);
 
@@ -82,6 +83,56 @@ Test(config, set_by_name)
 	cr_expect_eq(cfg.movable_pct, 30);
 	cr_expect_eq(nlru_config_set(&cfg, "topology", "pack:4 numa:1 pu:1"), 0);
 	cr_expect_str_eq(cfg.topology, "pack:4 numa:1 pu:1");
+}
+
+/* Decimal, leading zeros and all, or hex with an explicit 0x: never octal. */
+Test(config, values_are_decimal_or_0x_hex)
+{
+	static const struct {
+		const char *name, *text;
+		int ret;
+		long value;
+	} cases[] = {
+	    {"swappiness", "010", 0, 10},      {"swappiness", "09", 0, 9},
+	    {"swappiness", "0", 0, 0},         {"swappiness", "0x10", 0, 16},
+	    {"swappiness", "0X1f", 0, 31},     {"swap_mib", "-1", 0, -1},
+	    {"swap_mib", "-01", 0, -1},        {"swappiness", "0x", -EINVAL, 0},
+	    {"swappiness", "0b1", -EINVAL, 0}, {"swappiness", "1e1", -EINVAL, 0},
+	};
+	struct nlru_config cfg;
+	long *field;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		test_config(&cfg, 8, NULL);
+		field = strcmp(cases[i].name, "swap_mib") ? &cfg.swappiness : &cfg.swap_mib;
+		*field = 7;
+		cr_expect_eq(nlru_config_set(&cfg, cases[i].name, cases[i].text), cases[i].ret,
+			     "%s=\"%s\"", cases[i].name, cases[i].text);
+		cr_expect_eq(*field, cases[i].ret ? 7 : cases[i].value, "%s=\"%s\" gives %ld",
+			     cases[i].name, cases[i].text, *field);
+	}
+	setenv("NLRU_SWAPPINESS", "010", 1);
+	setenv("NLRU_DIRTY_RATIO", "09", 1);
+	nlru_config_init(&cfg);
+	unsetenv("NLRU_SWAPPINESS");
+	unsetenv("NLRU_DIRTY_RATIO");
+	cr_expect_eq(cfg.swappiness, 10, "NLRU_SWAPPINESS=010 is ten, not octal 8");
+	cr_expect_eq(cfg.dirty_ratio, 9, "NLRU_DIRTY_RATIO=09 is nine, not a bad octal number");
+}
+
+/* swap_mib -1 is twice the engine's memory, but no more than the largest swap file. */
+Test(config, default_swap_is_capped_at_the_largest_swap_file)
+{
+	const uint64_t max = (uint64_t)NLRU_SWAP_MIB_MAX << 8;
+
+	cr_expect_eq(swap_pages_wanted(-1, 2048), 4096);
+	cr_expect_eq(swap_pages_wanted(-1, max / 2), max);
+	cr_expect_eq(swap_pages_wanted(-1, max / 2 + 1), max, "twice is one page more than fits");
+	cr_expect_eq(swap_pages_wanted(-1, 64 * ((uint64_t)NLRU_NODE_MIB_MAX << 8)), max,
+		     "64 of the largest nodes");
+	cr_expect_leq(max, SWAP_MAX_PAGES);
+	cr_expect_eq(swap_pages_wanted(0, 2048), 0);
+	cr_expect_eq(swap_pages_wanted(NLRU_SWAP_MIB_MAX, 2048), max);
 }
 
 /* The mode takes words as well as numbers, from the environment and by name. */

@@ -1,6 +1,7 @@
 /* Shrinkers: shrink_slab's proportion and deferral, slab page charging, bad registrations. */
 #include <criterion/criterion.h>
 #include <stdatomic.h>
+#include <string.h>
 
 #include "helpers.h"
 #include "shrinker.h"
@@ -184,6 +185,13 @@ Test(shrinker, bad_registrations_and_slab_flags)
 	def.size = sizeof(def);
 	def.seeks = -1;
 	cr_expect_eq(nlru_shrinker_register(eng, &def, &s), -EINVAL, "negative seeks");
+	def.seeks = 0;
+	def.flags = 0x80;
+	cr_expect_eq(nlru_shrinker_register(eng, &def, &s), -EINVAL, "unknown flag 0x80");
+	cr_expect(strstr(test_log_last, "unknown flags 0x80"), "%s", test_log_last);
+	def.flags = NLRU_SHRINKER_NUMA_AWARE;
+	cr_assert_eq(nlru_shrinker_register(eng, &def, &s), 0, "%s", test_log_last);
+	cr_expect_eq(nlru_shrinker_unregister(s), 0);
 	cr_expect_eq(nlru_shrinker_register(eng, NULL, &s), -EINVAL);
 	cr_expect_eq(nlru_shrinker_unregister(NULL), 0);
 	cr_expect_eq(nlru_alloc_pages(eng,
@@ -193,6 +201,30 @@ Test(shrinker, bad_registrations_and_slab_flags)
 		     -EINVAL);
 	cr_expect(strstr(test_log_last, "not both"), "%s", test_log_last);
 	destroy_engine(eng);
+}
+
+/*
+ * Destroy frees shrinkers left registered (their handles die with the engine) and says so;
+ * the engine's own workingset shrinker is not the user's and draws no warning.
+ */
+Test(shrinker, destroy_reports_shrinkers_left_registered)
+{
+	struct nlru_engine *eng = test_engine(8, NULL);
+	struct nlru_shrinker_def def = {
+	    .size = sizeof(def), .count = cache_count, .scan = cache_scan};
+	struct nlru_shrinker *a, *b;
+
+	test_log_last[0] = '\0';
+	cr_assert_eq(nlru_engine_destroy(eng), 0, "%s", test_log_last);
+	cr_expect(!strstr(test_log_last, "shrinker"), "no user shrinker, no word: %s",
+		  test_log_last);
+	eng = test_engine(8, NULL);
+	cr_assert_eq(nlru_shrinker_register(eng, &def, &a), 0);
+	cr_assert_eq(nlru_shrinker_register(eng, &def, &b), 0);
+	cr_assert_eq(nlru_shrinker_unregister(a), 0);
+	cr_assert_eq(nlru_engine_destroy(eng), 0, "%s", test_log_last);
+	cr_expect(strstr(test_log_last, "1 shrinker was still registered"), "%s", test_log_last);
+	check_no_leaks();
 }
 
 /* A cache of a million virtual objects that never shrinks, to measure what is asked of it. */

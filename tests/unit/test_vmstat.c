@@ -306,3 +306,24 @@ Test(vmstat, names_help_and_lookup)
 	cr_expect_eq(nlru_vmstat_read(eng, &snap), -EINVAL);
 	destroy_engine(eng);
 }
+
+/* A version this library does not know may lay the struct out differently: refused. */
+Test(vmstat, read_refuses_an_unknown_version)
+{
+	struct nlru_engine *eng = test_engine(8, NULL);
+	struct nlru_vmstat snap;
+	const uint32_t bad[] = {0, NLRU_VMSTAT_VERSION + 1, 99};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snap = (struct nlru_vmstat){.size = sizeof(snap), .version = bad[i]};
+		test_log_last[0] = '\0';
+		cr_expect_eq(nlru_vmstat_read(eng, &snap), -EINVAL, "version %u", bad[i]);
+		cr_expect(strstr(test_log_last, "not one this library knows"),
+			  "version %u: log \"%s\"", bad[i], test_log_last);
+		cr_expect_eq(snap.nr_nodes, 0, "version %u: nothing filled in", bad[i]);
+	}
+	snap = (struct nlru_vmstat){.size = sizeof(snap), .version = NLRU_VMSTAT_VERSION};
+	cr_expect_eq(nlru_vmstat_read(eng, &snap), 0);
+	cr_expect_eq(snap.nr_nodes, 1);
+	destroy_engine(eng);
+}
