@@ -246,7 +246,10 @@ static enum page_references page_check_references(struct page *page)
 static enum page_references try_anon_pageout(struct nlru_engine *eng, struct page *page,
 					     const struct scan_control *sc)
 {
-	if (!sc->may_swap || !(sc->gfp_mask & NLRU_GFP_IO) || get_nr_swap_pages(eng) <= 0) {
+	/* A reclaimer that may not start I/O cannot add the page to swap: it stays inactive. */
+	if (!(sc->gfp_mask & NLRU_GFP_IO))
+		return PAGEREF_KEEP;
+	if (!sc->may_swap || get_nr_swap_pages(eng) <= 0) {
 		count_vm_event(eng, NLRU_SWAP_FULL);
 		return PAGEREF_ACTIVATE; /* add_to_swap() failed: activate_locked */
 	}

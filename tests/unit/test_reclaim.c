@@ -7,10 +7,12 @@
 #include <stdlib.h>
 
 #include "anon.h"
+#include "gfp.h"
 #include "helpers.h"
 #include "swap.h"
 #include "vmscan.h"
 #include "vmstat.h"
+#include "zonelist.h"
 
 TestSuite(reclaim, .timeout = 120);
 
@@ -307,6 +309,44 @@ Test(reclaim, a_node_wrongly_written_off_is_reclaimed_before_enomem)
 	}
 	cr_expect_gt(vmstat_value(eng, "nlru_oom_reclaim"), 0, "the last resort ran");
 	cr_expect_eq(vmstat_value(eng, "nlru_alloc_fail"), 0);
+	cr_assert_eq(nlru_region_destroy(r), 0);
+	destroy_engine(eng);
+}
+
+/* Fault in pages 0..@pages-1 of @r and let go of them: dirty anon pages on the active list. */
+static void touch_pages(struct nlru_region *r, size_t pages)
+{
+	void *p;
+
+	for (size_t i = 0; i < pages; i++) {
+		cr_assert_eq(nlru_region_pin(r, i, NLRU_PIN_WRITE, &p), 0);
+		cr_assert_eq(nlru_region_unpin(r, i), 0);
+	}
+}
+
+/*
+ * 4.8 shrink_page_list: a reclaimer whose gfp lacks __GFP_IO cannot add an anon page to
+ * swap, so it keeps the page on the inactive list: no activation, no "swap full".
+ */
+Test(reclaim, noio_reclaim_keeps_anon_pages_inactive)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 16, false);
+	struct pglist_data *pgdat = NODE_DATA(eng, 0);
+	struct nlru_region *r;
+	unsigned long reclaimed;
+
+	cr_assert_eq(nlru_region_create(eng, 512, 0, &r), 0);
+	touch_pages(r, 512);
+	reclaimed = try_to_free_pages(eng, node_zonelist(pgdat, NLRU_GFP_NOIO), 0, NLRU_GFP_NOIO,
+				      gfp_zone(NLRU_GFP_NOIO));
+	cr_expect_eq(reclaimed, 0, "nothing can be written without __GFP_IO");
+	/* Aging deactivated pages, whose young bits it cleared; reclaim then met them. */
+	cr_assert_gt(vmstat_value(eng, "pgscan_direct"), 0, "no inactive anon page was scanned");
+	cr_expect_gt(node_page_state(pgdat, NLRU_NR_INACTIVE_ANON), 0);
+	cr_expect_eq(vmstat_value(eng, "pgactivate"), 0, "kept, not activated");
+	cr_expect_eq(vmstat_value(eng, "nlru_swap_full"), 0, "swap has room: not \"full\"");
+	cr_expect_eq(vmstat_value(eng, "pswpout"), 0);
+	check_lru_invariants(eng, true);
 	cr_assert_eq(nlru_region_destroy(r), 0);
 	destroy_engine(eng);
 }
