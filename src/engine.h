@@ -53,6 +53,8 @@ struct nlru_engine {
 	pthread_rwlock_t shrinker_rwsem;  /* protects the shrinker list */
 	struct nlru_shrinker *shrinkers;  /* registered shrinkers, newest first */
 	struct nlru_shrinker *shadow_shrinker; /* the engine's own (workingset), not the user's */
+	/* congestion_wait() calls: Linux counts none; tests see reclaim's throttle here */
+	_Atomic unsigned long congestion_waits;
 };
 
 static inline struct pglist_data *NODE_DATA(const struct nlru_engine *eng, int nid)

@@ -78,6 +78,7 @@ void congestion_wait(struct nlru_engine *eng)
 {
 	struct timespec hz_10 = {.tv_sec = 0, .tv_nsec = 100 * 1000 * 1000};
 
+	atomic_fetch_add_explicit(&eng->congestion_waits, 1, memory_order_relaxed);
 	nanosleep(&hz_10, NULL);
 }
 
@@ -267,7 +268,8 @@ static enum page_references try_anon_pageout(struct nlru_engine *eng, struct pag
 struct page_list_stat {
 	unsigned long nr_dirty;          /* dirty or under writeback */
 	unsigned long nr_unqueued_dirty; /* dirty and not yet queued for writeback */
-	unsigned long nr_writeback;
+	unsigned long nr_writeback;      /* under writeback, now marked PG_reclaim */
+	unsigned long nr_immediate;      /* kswapd met them again before their I/O ended */
 };
 
 /*
@@ -303,7 +305,24 @@ static void tally_dirty(const struct page *page, struct page_list_stat *stat)
 		return;
 	stat->nr_dirty += dirty || writeback;
 	stat->nr_unqueued_dirty += dirty && !writeback;
-	stat->nr_writeback += writeback;
+}
+
+/*
+ * A page under writeback is kept.  kswapd meeting one it already marked, on an lruvec whose
+ * last batch was all writeback (PGDAT_WRITEBACK, 4.7 ZONE_WRITEBACK), is cycling the LRU
+ * faster than the I/O completes: it counts nr_immediate for shrink_inactive_list() to wait.
+ * Anyone else marks it PG_reclaim, to be rotated to the tail when its writeback ends.
+ */
+static void keep_writeback_page(const struct lruvec *lruvec, struct page *page,
+				struct page_list_stat *stat)
+{
+	if (current_is_kswapd() && page_test(page, PG_reclaim) &&
+	    (atomic_load(&lruvec->flags) & (1ul << LRUVEC_WRITEBACK))) {
+		stat->nr_immediate++;
+		return;
+	}
+	page_set(page, PG_reclaim);
+	stat->nr_writeback++;
 }
 
 /*
@@ -330,7 +349,7 @@ static unsigned long shrink_page_list(struct nlru_engine *eng, struct lruvec *lr
 			sc->nr_scanned++;
 		tally_dirty(page, stat);
 		if (page_test(page, PG_writeback)) {
-			page_set(page, PG_reclaim);
+			keep_writeback_page(lruvec, page, stat);
 			ref = PAGEREF_KEEP;
 		} else {
 			ref = page_check_references(page);
@@ -448,11 +467,15 @@ static unsigned long shrink_inactive_list(struct nlru_engine *eng, unsigned long
 	mod_lruvec_state(lruvec, isolated, -(long)taken);
 	spin_unlock(&lruvec->lru_lock);
 	free_page_list(eng, lruvec->pgdat, &free);
-	/* The whole batch was dirty and unqueued: let kswapd write such pages. */
+	/* The whole batch under writeback: kswapd meeting such pages again is to wait. */
 	if (stat.nr_writeback && stat.nr_writeback == taken)
 		atomic_fetch_or(&lruvec->flags, 1ul << LRUVEC_WRITEBACK);
+	/* The whole batch was dirty and unqueued: let kswapd write such pages. */
 	if (stat.nr_unqueued_dirty == taken)
 		atomic_fetch_or(&lruvec->flags, 1ul << LRUVEC_DIRTY);
+	/* current_may_throttle() holds: no reclaimer here is a PF_LESS_THROTTLE writer. */
+	if (stat.nr_immediate)
+		congestion_wait(eng);
 	return reclaimed;
 }
 

@@ -1,6 +1,7 @@
 /*
  * Reclaim of anonymous memory in node mode: nothing lost through swap-out and swap-in, under
- * kswapd, direct reclaim, failing swap writes, full swap and pinned pages.
+ * kswapd, direct reclaim, failing swap writes, full swap and pinned pages.  Then
+ * shrink_page_list's rules for reclaimers without __GFP_IO and for pages under writeback.
  */
 #include <criterion/criterion.h>
 #include <pthread.h>
@@ -9,6 +10,8 @@
 #include "anon.h"
 #include "gfp.h"
 #include "helpers.h"
+#include "lru.h"
+#include "page_alloc.h"
 #include "swap.h"
 #include "vmscan.h"
 #include "vmstat.h"
@@ -348,5 +351,79 @@ Test(reclaim, noio_reclaim_keeps_anon_pages_inactive)
 	cr_expect_eq(vmstat_value(eng, "pswpout"), 0);
 	check_lru_invariants(eng, true);
 	cr_assert_eq(nlru_region_destroy(r), 0);
+	destroy_engine(eng);
+}
+
+#define WB_PAGES 64 /* two batches of SWAP_CLUSTER_MAX */
+
+/* One direct (or kswapd's, with PF_KSWAPD set) pass at priority 0 over node 0's zones. */
+static void reclaim_pass(struct nlru_engine *eng)
+{
+	struct scan_control sc = {
+		.nr_to_reclaim = SWAP_CLUSTER_MAX,
+		.gfp_mask = NLRU_GFP_KERNEL,
+		.reclaim_idx = ZONE_NORMAL,
+		.priority = 0,
+		.may_writepage = 1,
+		.may_unmap = 1,
+		.may_swap = 1,
+		.ignore_unreclaimable = 1,
+	};
+
+	eng->mode->shrink_zones(eng, node_zonelist(NODE_DATA(eng, 0), NLRU_GFP_KERNEL), &sc);
+}
+
+/*
+ * 4.8 shrink_page_list's writeback cases (4.7's, with ZONE_WRITEBACK, in zone mode).  A page
+ * under writeback is marked PG_reclaim and kept; a batch of nothing else flags its lruvec
+ * WRITEBACK.  kswapd meeting a marked page again on a flagged lruvec counts nr_immediate,
+ * and shrink_inactive_list() then waits in congestion_wait() for the I/O to progress.
+ */
+Test(reclaim, kswapd_waits_when_it_meets_marked_pages_still_under_writeback)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	struct lruvec *lruvecs[NLRU_MAX_NR_ZONES];
+	struct page *pages[WB_PAGES];
+	int nr_lruvecs = node_lruvecs(eng, 0, lruvecs);
+
+	/* Page cache pages (not swap-backed) whose write has not ended. */
+	for (int i = 0; i < WB_PAGES; i++) {
+		pages[i] = alloc_pages_node(eng, NLRU_GFP_KERNEL, 0, 0);
+		cr_assert(pages[i]);
+		page_set(pages[i], PG_writeback);
+		lru_cache_add(eng, pages[i]);
+	}
+	current_flags = PF_KSWAPD;
+	reclaim_pass(eng);
+	cr_assert_eq(vmstat_value(eng, "pgscan_kswapd"), WB_PAGES, "every page was scanned");
+	for (int i = 0; i < WB_PAGES; i++)
+		cr_expect(page_test(pages[i], PG_reclaim), "page %d marked for rotation", i);
+	for (int n = 0; n < nr_lruvecs; n++) {
+		bool flagged = atomic_load(&lruvecs[n]->flags) & (1ul << LRUVEC_WRITEBACK);
+
+		cr_expect(flagged || !lruvec_lru_size(lruvecs[n], LRU_INACTIVE_FILE),
+			  "lruvec %d of %d: its batches were all writeback", n, nr_lruvecs);
+	}
+	cr_expect_eq(atomic_load(&eng->congestion_waits), 0, "first meeting: marked, no wait");
+
+	current_flags = 0;
+	reclaim_pass(eng);
+	cr_expect_eq(atomic_load(&eng->congestion_waits), 0, "direct reclaim never waits here");
+
+	current_flags = PF_KSWAPD;
+	reclaim_pass(eng);
+	current_flags = 0;
+	cr_expect_gt(atomic_load(&eng->congestion_waits), 0,
+		     "kswapd met marked pages on a WRITEBACK lruvec: nr_immediate, so it waited");
+	cr_expect_eq(vmstat_value(eng, "pgsteal_kswapd") + vmstat_value(eng, "pgsteal_direct"), 0);
+	cr_expect_eq(node_page_state(NODE_DATA(eng, 0), NLRU_NR_INACTIVE_FILE), WB_PAGES,
+		     "all kept");
+	check_lru_invariants(eng, false);
+	for (int i = 0; i < WB_PAGES; i++) {
+		cr_assert_eq(isolate_lru_page(eng, pages[i]), 0);
+		pages[i]->flags &= ~((1u << PG_writeback) | (1u << PG_reclaim));
+		__atomic_store_n(&pages[i]->refcount, 0, __ATOMIC_RELEASE);
+		free_pages_trusted(eng, pages[i], 0);
+	}
 	destroy_engine(eng);
 }
