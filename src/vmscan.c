@@ -794,29 +794,46 @@ void shrink_zones_zone(struct nlru_engine *eng, struct zonelist *zonelist,
 	}
 }
 
-/* do_try_to_free_pages(): priorities 12 down to 0 until enough is reclaimed. */
-static unsigned long do_try_to_free_pages(struct nlru_engine *eng, struct zonelist *zonelist,
-					  struct scan_control *sc)
+/* One round of direct reclaim: priorities 12 down to 0 until enough is reclaimed. */
+static void reclaim_priorities(struct nlru_engine *eng, struct zonelist *zonelist,
+			       struct scan_control *sc, unsigned long *total_scanned)
 {
-	unsigned long total_scanned = 0;
-
-	/* 4.8 counts allocstall_<zone of the request>; 4.7's single allocstall is their sum. */
-	count_zid_vm_events(eng, NLRU_ALLOCSTALL, sc->reclaim_idx, 1);
 	do {
 		sc->nr_scanned = 0;
 		eng->mode->shrink_zones(eng, zonelist, sc);
-		total_scanned += sc->nr_scanned;
+		*total_scanned += sc->nr_scanned;
 		if (sc->nr_reclaimed >= sc->nr_to_reclaim)
 			break;
 		if (sc->priority < DEF_PRIORITY - 2)
 			sc->may_writepage = 1;
 		/* Scanning a lot without reclaiming: have the flusher clean what it scanned. */
-		if (total_scanned > sc->nr_to_reclaim * 3 / 2) {
-			wakeup_flusher_threads(eng, total_scanned);
+		if (*total_scanned > sc->nr_to_reclaim * 3 / 2) {
+			wakeup_flusher_threads(eng, *total_scanned);
 			sc->may_writepage = 1;
 		}
 	} while (--sc->priority >= 0);
-	return sc->nr_reclaimed;
+}
+
+/*
+ * do_try_to_free_pages(): a round that reclaimed nothing is run once more with may_thrash,
+ * which lets 4.8 reclaim memcgs below their low limit.  With no memcg the second round is
+ * simply another try, and counts another allocstall as 4.8's does.
+ */
+static unsigned long do_try_to_free_pages(struct nlru_engine *eng, struct zonelist *zonelist,
+					  struct scan_control *sc)
+{
+	int initial_priority = sc->priority;
+	unsigned long total_scanned = 0;
+
+	for (;;) {
+		/* allocstall_<zone of the request> (4.8); 4.7's single allocstall is their sum. */
+		count_zid_vm_events(eng, NLRU_ALLOCSTALL, sc->reclaim_idx, 1);
+		reclaim_priorities(eng, zonelist, sc, &total_scanned);
+		if (sc->nr_reclaimed || sc->may_thrash)
+			return sc->nr_reclaimed;
+		sc->priority = initial_priority;
+		sc->may_thrash = 1;
+	}
 }
 
 static unsigned long direct_reclaim(struct nlru_engine *eng, struct zonelist *zonelist,

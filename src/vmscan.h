@@ -33,6 +33,7 @@ struct scan_control {
 	unsigned int may_writepage : 1;
 	unsigned int may_unmap : 1;
 	unsigned int may_swap : 1;
+	unsigned int may_thrash : 1; /* direct reclaim's second round (4.8: memcg low limits off) */
 	unsigned int ignore_unreclaimable : 1; /* the engine's stand-in for the OOM killer */
 	unsigned long nr_scanned;   /* inactive pages looked at (mapped ones count twice) */
 	unsigned long nr_reclaimed; /* pages freed */

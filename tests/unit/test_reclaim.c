@@ -356,6 +356,27 @@ Test(reclaim, noio_reclaim_keeps_anon_pages_inactive)
 
 #define WB_PAGES 64 /* two batches of SWAP_CLUSTER_MAX */
 
+/* Page cache pages (not swap-backed, no owner) on the inactive list, their write not ended. */
+static void add_writeback_pages(struct nlru_engine *eng, struct page *pages[WB_PAGES])
+{
+	for (int i = 0; i < WB_PAGES; i++) {
+		pages[i] = alloc_pages_node(eng, NLRU_GFP_KERNEL, 0, 0);
+		cr_assert(pages[i]);
+		page_set(pages[i], PG_writeback);
+		lru_cache_add(eng, pages[i]);
+	}
+}
+
+static void free_writeback_pages(struct nlru_engine *eng, struct page *pages[WB_PAGES])
+{
+	for (int i = 0; i < WB_PAGES; i++) {
+		cr_assert_eq(isolate_lru_page(eng, pages[i]), 0);
+		pages[i]->flags &= ~((1u << PG_writeback) | (1u << PG_reclaim));
+		__atomic_store_n(&pages[i]->refcount, 0, __ATOMIC_RELEASE);
+		free_pages_trusted(eng, pages[i], 0);
+	}
+}
+
 /* One direct (or kswapd's, with PF_KSWAPD set) pass at priority 0 over node 0's zones. */
 static void reclaim_pass(struct nlru_engine *eng)
 {
@@ -386,13 +407,7 @@ Test(reclaim, kswapd_waits_when_it_meets_marked_pages_still_under_writeback)
 	struct page *pages[WB_PAGES];
 	int nr_lruvecs = node_lruvecs(eng, 0, lruvecs);
 
-	/* Page cache pages (not swap-backed) whose write has not ended. */
-	for (int i = 0; i < WB_PAGES; i++) {
-		pages[i] = alloc_pages_node(eng, NLRU_GFP_KERNEL, 0, 0);
-		cr_assert(pages[i]);
-		page_set(pages[i], PG_writeback);
-		lru_cache_add(eng, pages[i]);
-	}
+	add_writeback_pages(eng, pages);
 	current_flags = PF_KSWAPD;
 	reclaim_pass(eng);
 	cr_assert_eq(vmstat_value(eng, "pgscan_kswapd"), WB_PAGES, "every page was scanned");
@@ -419,11 +434,38 @@ Test(reclaim, kswapd_waits_when_it_meets_marked_pages_still_under_writeback)
 	cr_expect_eq(node_page_state(NODE_DATA(eng, 0), NLRU_NR_INACTIVE_FILE), WB_PAGES,
 		     "all kept");
 	check_lru_invariants(eng, false);
-	for (int i = 0; i < WB_PAGES; i++) {
-		cr_assert_eq(isolate_lru_page(eng, pages[i]), 0);
-		pages[i]->flags &= ~((1u << PG_writeback) | (1u << PG_reclaim));
-		__atomic_store_n(&pages[i]->refcount, 0, __ATOMIC_RELEASE);
-		free_pages_trusted(eng, pages[i], 0);
-	}
+	free_writeback_pages(eng, pages);
+	destroy_engine(eng);
+}
+
+/*
+ * 4.8 do_try_to_free_pages: a round of priorities 12..0 that reclaimed nothing is run once
+ * more with may_thrash (memcg low limits off), counting a second allocstall.
+ */
+Test(reclaim, direct_reclaim_that_frees_nothing_tries_a_second_round)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	struct lruvec *lruvecs[NLRU_MAX_NR_ZONES];
+	struct pglist_data *pgdat = NODE_DATA(eng, 0);
+	struct page *pages[WB_PAGES];
+	int64_t one_round = 0;
+
+	add_writeback_pages(eng, pages);
+	/*
+	 * Without swap only the inactive file lists are scanned, each (the node's, or in zone
+	 * mode each zone's) by size >> priority at priorities 12..0; all of it is kept.
+	 */
+	for (int n = node_lruvecs(eng, 0, lruvecs); n--;)
+		for (int prio = DEF_PRIORITY; prio >= 0; prio--)
+			one_round += lruvec_lru_size(lruvecs[n], LRU_INACTIVE_FILE) >> prio;
+	cr_assert_gt(one_round, 0);
+	cr_expect_eq(try_to_free_pages(eng, node_zonelist(pgdat, NLRU_GFP_KERNEL), 0,
+				       NLRU_GFP_KERNEL, ZONE_NORMAL),
+		     0);
+	cr_expect_eq(vmstat_value(eng, "allocstall_normal"), 2, "one allocstall per round");
+	cr_expect_eq(vmstat_value(eng, "pgscan_direct"), 2 * one_round,
+		     "two rounds of %lld pages scanned", (long long)one_round);
+	check_lru_invariants(eng, false);
+	free_writeback_pages(eng, pages);
 	destroy_engine(eng);
 }
