@@ -343,13 +343,35 @@ int anon_page_referenced(struct page *page)
 	return page_test_clear(page, PG_young);
 }
 
+/* set_page_writeback(): a swap-out counts as writeback as a file page's write does. */
+static void anon_set_writeback(struct nlru_engine *eng, struct page *page)
+{
+	struct pglist_data *pgdat = page_pgdat(eng, page);
+
+	page_set(page, PG_writeback);
+	mod_page_node_state(pgdat, page, NLRU_NR_WRITEBACK, 1);
+	mod_zone_page_state(page_zone(pgdat, page), NLRU_NR_ZONE_WRITE_PENDING, 1);
+}
+
+/* end_page_writeback(): the counters back down, and NR_WRITTEN if the write went through. */
+static void anon_end_writeback(struct nlru_engine *eng, struct page *page, bool written)
+{
+	struct pglist_data *pgdat = page_pgdat(eng, page);
+
+	page_clear(page, PG_writeback);
+	mod_page_node_state(pgdat, page, NLRU_NR_WRITEBACK, -1);
+	mod_zone_page_state(page_zone(pgdat, page), NLRU_NR_ZONE_WRITE_PENDING, -1);
+	if (written)
+		mod_page_node_state(pgdat, page, NLRU_NR_WRITTEN, 1);
+}
+
 /* Finish a swap-out: region locked.  The slot now names the swap copy; the page is free. */
 static void swapped_out(struct nlru_region *region, struct page *page, uint32_t slot)
 {
 	struct nlru_engine *eng = region->eng;
 
 	region->slots[page->index] = ((uint64_t)slot << 2) | SLOT_SWAP;
-	page_clear(page, PG_writeback);
+	anon_end_writeback(eng, page, true);
 	page_clear(page, PG_dirty);
 	page_clear(page, PG_swapbacked);
 	page->mapping = 0;
@@ -382,14 +404,14 @@ enum anon_pageout_result anon_pageout(struct nlru_engine *eng, struct page *page
 		count_vm_event(eng, NLRU_SWAP_FULL);
 		return ANON_ACTIVATE; /* swap is full: Linux activates too */
 	}
-	page_set(page, PG_writeback);
+	anon_set_writeback(eng, page);
 	spin_unlock(&region->lock);
 
 	r = swap_writepage(eng, slot, page_address(page_pgdat(eng, page), page_to_pfn(page_pgdat(eng, page), page)));
 
 	spin_lock(&region->lock);
 	if (r) {
-		page_clear(page, PG_writeback);
+		anon_end_writeback(eng, page, false);
 		spin_unlock(&region->lock);
 		swap_slot_free(eng->swap, slot);
 		count_vm_event(eng, NLRU_SWAP_WRITE_FAIL);

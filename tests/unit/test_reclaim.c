@@ -469,3 +469,28 @@ Test(reclaim, direct_reclaim_that_frees_nothing_tries_a_second_round)
 	free_writeback_pages(eng, pages);
 	destroy_engine(eng);
 }
+
+/*
+ * Swap-out is writeback as 4.8 counts it (set_page_writeback, test_clear_page_writeback):
+ * nr_writeback and nr_zone_write_pending while the write is in flight, nr_written once it
+ * went through.  A failed write is not counted as written, as for page cache pages.
+ */
+Test(reclaim, swap_out_counts_as_writeback)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 48, false);
+	struct nlru_region *r;
+	size_t pages = 3 * 2048;
+
+	swap_inject_write_errors(eng->swap, EIO, 10);
+	cr_assert_eq(nlru_region_create(eng, pages, 0, &r), 0);
+	cr_expect_eq(write_and_verify(r, pages, 10), 0);
+	cr_assert_gt(vmstat_value(eng, "pswpout"), 0);
+	cr_expect_eq(vmstat_value(eng, "nlru_swap_write_fail"), 10);
+	cr_expect_eq(vmstat_value(eng, "nr_written"), vmstat_value(eng, "pswpout"),
+		     "every page written to swap, and only those");
+	cr_expect_eq(vmstat_value(eng, "nr_writeback"), 0, "every write has ended");
+	cr_expect_eq(vmstat_value(eng, "nr_zone_write_pending"), 0);
+	check_lru_invariants(eng, true);
+	cr_assert_eq(nlru_region_destroy(r), 0);
+	destroy_engine(eng);
+}
