@@ -522,9 +522,9 @@ void drain_all_pages(struct nlru_engine *eng)
 		for_each_zone_in_node(zone, pgdat) {
 			if (!managed_zone(zone))
 				continue;
+			/* Only a list that frees pages resets the scan count (free_pcp_batch). */
 			for (int cpu = 0; cpu < eng->nr_cpus; cpu++)
 				drain_pcp(eng, zone, cpu);
-			reset_pages_scanned(zone);
 		}
 	}
 }

@@ -3,6 +3,8 @@
 #include <sched.h>
 
 #include "helpers.h"
+#include "lru.h"
+#include "page_alloc.h"
 #include "pcp.h"
 #include "vmstat.h"
 
@@ -108,5 +110,40 @@ Test(pcp, freeing_resets_the_node_scan_count)
 	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 4, 0, &p), 0);
 	cr_assert_eq(nlru_free_pages(eng, p, 4), 0);
 	cr_expect_eq(node_page_state(pgdat, NLRU_NR_PAGES_SCANNED), 0);
+	destroy_engine(eng);
+}
+
+/*
+ * A drain resets NR_PAGES_SCANNED only where it frees pages: 4.8's free_pcppages_bulk does
+ * the reset, and drain_pages_zone calls it only for a list that holds pages.
+ */
+Test(pcp, a_drain_that_frees_nothing_keeps_the_scan_count)
+{
+	/* 64 MiB: small zones have pcp high 0, and every free goes straight to buddy. */
+	struct nlru_engine *eng = test_engine(64, NULL);
+	struct pglist_data *pgdat = NODE_DATA(eng, 0);
+	struct lruvec *lruvecs[NLRU_MAX_NR_ZONES], *freed_to;
+	int n = node_lruvecs(eng, 0, lruvecs);
+	struct page *page;
+
+	cr_assert_eq(nlru_drain_pages(eng), 0);
+	for (int i = 0; i < n; i++)
+		mod_lruvec_state(lruvecs[i], NLRU_NR_PAGES_SCANNED, 1000);
+	cr_assert_eq(nlru_drain_pages(eng), 0);
+	for (int i = 0; i < n; i++)
+		cr_expect_eq(lruvec_page_state(lruvecs[i], NLRU_NR_PAGES_SCANNED), 1000,
+			     "lruvec %d of %d: every per-CPU list was empty", i, n);
+
+	/* A page freed onto this CPU's list; draining that list resets its lruvec only. */
+	page = alloc_pages_node(eng, NLRU_GFP_KERNEL, 0, 0);
+	cr_assert(page);
+	freed_to = page_lruvec(pgdat, page);
+	__atomic_store_n(&page->refcount, 0, __ATOMIC_RELEASE);
+	free_pages_trusted(eng, page, 0);
+	cr_expect_eq(lruvec_page_state(freed_to, NLRU_NR_PAGES_SCANNED), 1000, "still per-CPU");
+	cr_assert_eq(nlru_drain_pages(eng), 0);
+	for (int i = 0; i < n; i++)
+		cr_expect_eq(lruvec_page_state(lruvecs[i], NLRU_NR_PAGES_SCANNED),
+			     lruvecs[i] == freed_to ? 0 : 1000, "lruvec %d of %d", i, n);
 	destroy_engine(eng);
 }
