@@ -157,8 +157,9 @@ void rotate_reclaimable_page(struct nlru_engine *eng, struct page *page)
 	struct lruvec *lruvec = lock_page_lruvec(eng, page);
 	enum lru_list lru;
 
-	if (page_test(page, PG_lru) && !page_test(page, PG_active) &&
-	    !page_test(page, PG_unevictable)) {
+	/* Locked or dirtied again since its write began: in use, so not for quick reclaim. */
+	if (page_test(page, PG_lru) && !page_test(page, PG_locked) && !page_test(page, PG_dirty) &&
+	    !page_test(page, PG_active) && !page_test(page, PG_unevictable)) {
 		lru = page_lru_base_type(page);
 		__del_page_from_lru_list(lruvec, page, lru);
 		__add_page_to_lru_list_tail(lruvec, page, lru);

@@ -67,7 +67,10 @@ void lru_cache_add_pages(struct nlru_engine *eng, struct page *const *pages, int
 void lru_cache_add_active_or_unevictable(struct nlru_engine *eng, struct page *page);
 /* mark_page_accessed(): inactive+unreferenced -> referenced -> active, as Linux. */
 void mark_page_accessed(struct nlru_engine *eng, struct page *page);
-/* rotate_reclaimable_page(): to the inactive tail, for quick reclaim (pgrotated). */
+/*
+ * rotate_reclaimable_page(): an inactive page on its list, neither locked nor dirty, to the
+ * tail for quick reclaim (pgrotated); any other page stays where it is.
+ */
 void rotate_reclaimable_page(struct nlru_engine *eng, struct page *page);
 /* putback_lru_page(): an isolated page back onto the list its flags name now. */
 void putback_lru_page(struct nlru_engine *eng, struct page *page);

@@ -90,3 +90,34 @@ Test(lru, rotate_moves_to_the_tail)
 	release(eng, b);
 	destroy_engine(eng);
 }
+
+/*
+ * 4.8 rotates only a page that is neither locked, dirty, active nor unevictable: one
+ * written to again during its writeback, or locked by a writer copying into it, stays put.
+ */
+Test(lru, rotate_leaves_locked_and_dirty_pages_in_place)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	struct page *a = inactive_file_page(eng), *b = inactive_file_page(eng);
+	struct pglist_data *pgdat = NODE_DATA(eng, 0);
+	struct lruvec *lruvec = page_lruvec(pgdat, a);
+	static const enum pageflags busy[] = {PG_dirty, PG_locked};
+
+	cr_assert_eq(page_lruvec(pgdat, b), lruvec, "zone mode: both from one zone");
+	for (size_t i = 0; i < sizeof(busy) / sizeof(busy[0]); i++) {
+		page_set(b, busy[i]);
+		rotate_reclaimable_page(eng, b);
+		page_clear(b, busy[i]);
+		cr_expect_eq(lruvec->lists[LRU_INACTIVE_FILE].last, page_to_pfn(pgdat, a),
+			     "flag %d: a is still the tail", (int)busy[i]);
+		cr_expect_eq(vmstat_value(eng, "pgrotated"), 0, "flag %d: nothing rotated",
+			     (int)busy[i]);
+	}
+	rotate_reclaimable_page(eng, b);
+	cr_expect_eq(lruvec->lists[LRU_INACTIVE_FILE].last, page_to_pfn(pgdat, b), "then rotated");
+	cr_expect_eq(vmstat_value(eng, "pgrotated"), 1);
+	check_lru_invariants(eng, false);
+	release(eng, a);
+	release(eng, b);
+	destroy_engine(eng);
+}
