@@ -110,8 +110,11 @@ int harness_parse_args(struct harness_opts *o, int argc, char **argv, harness_ow
 		       void *arg)
 {
 	for (int i = 1; i < argc; i++) {
-		int r = harness_parse_opt(o, argc, argv, &i);
+		int r;
 
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+			return 1;
+		r = harness_parse_opt(o, argc, argv, &i);
 		if (r < 0)
 			return r;
 		if (r)

@@ -49,7 +49,8 @@ typedef int (*harness_own_opt_fn)(void *arg, const char *opt, const char *val);
 
 /*
  * harness_parse_args - every argument of argv[1..]: the harness options, and the others
- * through @own.  0, or -EINVAL after a message on stderr naming the bad option.
+ * through @own.  0; 1 for --help (or -h), the rest unread; or -EINVAL after a message on
+ * stderr naming the bad option.
  */
 int harness_parse_args(struct harness_opts *o, int argc, char **argv, harness_own_opt_fn own,
 		       void *arg);

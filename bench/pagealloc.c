@@ -396,10 +396,10 @@ static int measure(struct pagealloc *pa)
 	return r ? r : report(pa, elapsed);
 }
 
-static void usage(void)
+static void usage(FILE *to)
 {
 	fprintf(
-	    stderr,
+	    to,
 	    "usage: pagealloc [options]\n"
 	    "  --orders A-B       orders to run (default 0-4)\n"
 	    "  --batch-mib N      mmtests' BATCH_SIZE: batches 1, 2, 4 ... below (N MiB / 4 KiB)"
@@ -462,9 +462,10 @@ int main(int argc, char **argv)
 
 	/* 128 MiB: the largest batch, 16385 pages or 64 MiB, stays clear of the watermarks. */
 	harness_opts_init(&pa.h, 128);
-	if (harness_parse_args(&pa.h, argc, argv, parse_own, &pa)) {
-		usage();
-		return 2;
+	r = harness_parse_args(&pa.h, argc, argv, parse_own, &pa);
+	if (r) {
+		usage(r > 0 ? stdout : stderr);
+		return r > 0 ? 0 : 2;
 	}
 	if (harness_results_dir(&pa.h, "pagealloc", pa.results_buf))
 		return 1;

@@ -292,9 +292,17 @@ static int latency_table(struct stutter *st)
 		r = stutter_load_dir(&s, st->run[m].dir, NULL, used, sizeof(used));
 		if (!r)
 			r = stutter_stats(&s, &st->run[m].lat);
-		if (r)
-			fprintf(stderr, "%s: no latency samples (%s)\n", st->run[m].dir,
+		/* A mode with no sample (a short run whose open group was dropped) prints "-"
+		 * in its column; the other tables need no latency and still come. */
+		if (r == -ENODATA) {
+			fprintf(stderr, "%s: no latency samples\n", st->run[m].dir);
+			for (int row = 0; row < NR_STUTTER_STATS; row++)
+				st->run[m].lat.ms[row] = NAN;
+			r = 0;
+		} else if (r) {
+			fprintf(stderr, "%s: latency samples unreadable (%s)\n", st->run[m].dir,
 				strerror(-r));
+		}
 		stutter_fini(&s);
 	}
 	column_names(st, names);
@@ -419,9 +427,9 @@ static int report(struct stutter *st)
 	return vmsummary_write(runs, (size_t)st->h.nr_modes, st->h.results, stdout);
 }
 
-static void usage(void)
+static void usage(FILE *to)
 {
-	fprintf(stderr,
+	fprintf(to,
 		"usage: stutter [options]\n"
 		"  --iterations N     hog + copy rounds per mode (default 5)\n"
 		"  --block-kib N      read/write size of the copy (default 2048)\n"
@@ -490,9 +498,10 @@ int main(int argc, char **argv)
 	/* 128 MiB: a 256 MiB copy and a 96 MiB hog per iteration, a 1024-page probe. */
 	harness_opts_init(&st.h, 128);
 	st.h.cpu = -1; /* the probe thread must not share the copier's CPU by inheritance */
-	if (harness_parse_args(&st.h, argc, argv, parse_own, &st)) {
-		usage();
-		return 2;
+	r = harness_parse_args(&st.h, argc, argv, parse_own, &st);
+	if (r) {
+		usage(r > 0 ? stdout : stderr);
+		return r > 0 ? 0 : 2;
 	}
 	if (harness_results_dir(&st.h, "stutter", st.results_buf) || file_paths(&st))
 		return 1;
