@@ -50,6 +50,10 @@ expect 0 'Workingset refaults' "$bin" compare --extended "a=$data/vmstat-6.x-bef
 expect 0 '"label":"Kswapd velocity"' "$bin" compare --json "a=$data/vmstat-4.7-before,$data/vmstat-4.7-after,100"
 expect 0 'Kswapd velocity             200.000' "$bin" compare "mm=$data/tests-timestamp-4.8"
 expect 2 'not an mmtests tests-timestamp' "$bin" compare "a=$data/vmstat-4.7-before"
+# What run-mmtests.sh writes first: start, arch and numactl lines, then the first test.
+{ printf 'start :: 1469499990\narch :: x86_64\navailable: 1 nodes (0)\n'
+  sed -n '/^test begin ::/,$p' "$data/tests-timestamp-4.8"; } >"$tmp/ts-real"
+expect 0 'Kswapd velocity             200.000' "$bin" compare "mm=$tmp/ts-real"
 expect 2 'NAME=BEFORE,AFTER' "$bin" compare "$data/vmstat-4.7-before"
 expect 2 'needs BEFORE,AFTER' "$bin" compare "a=$data/vmstat-4.7-before,"
 expect 2 'is a directory' "$bin" compare "a=$tmp,$data/vmstat-4.7-after"

@@ -45,7 +45,8 @@ Test(mmtests, fixture_holds_both_dumps_and_the_time)
 	cr_expect_eq(p.after.nr, 124);
 	cr_expect_eq(dump_get(&p.after, "pgscan_kswapd", &v), 0);
 	cr_expect_eq(v, 21000);
-	cr_expect_eq(p.before.v[0].line, 3, "line numbers count from the top of the whole file");
+	/* "start ::", "arch ::" and 11 numactl --hardware lines come first, as in real files. */
+	cr_expect_eq(p.before.v[0].line, 16, "line numbers count from the top of the whole file");
 	cr_expect(fabs(p.elapsed - 100.0) < 1e-9, "elapsed %f", p.elapsed);
 	free(buf);
 	pair_fini(&p);
@@ -86,5 +87,42 @@ Test(mmtests, no_after_copy_is_an_error)
 	cr_expect_eq(extract(text, strlen(text), &p, &log), -EBADMSG);
 	cr_expect_not_null(strstr(log.text, "4: unreadable 'time ::' line"), "%s", log.text);
 	cr_expect(!mmtests_looks_like("pgfault 1\n", 10));
+	pair_fini(&p);
+}
+
+/*
+ * run-mmtests.sh writes "start ::", "arch ::" and numactl --hardware's listing before the first
+ * "test begin ::"; a run aborted before its first test has only the "start ::" line.
+ */
+Test(mmtests, real_files_open_with_start_and_machine_lines)
+{
+	static const char head[] = "start :: 1469499990\n"
+				   "arch :: x86_64\n"
+				   "available: 1 nodes (0)\n"
+				   "node 0 cpus: 0 1\n"
+				   "node distances:\n"
+				   "node   0 \n"
+				   "  0:  10 \n"
+				   "test begin :: a 1\n"
+				   "file start :: /proc/vmstat\n"
+				   "pgfault 1\n"
+				   "file end :: /proc/vmstat\n"
+				   "pgfault 5\n"
+				   "test end :: a 2\n";
+	static const char numactl_first[] = "arch :: x86_64\n"
+					    "available: 1 nodes (0)\n"
+					    "test begin :: a 1\n";
+	struct diag_log log;
+	struct pair p;
+	int64_t v;
+
+	cr_expect(mmtests_looks_like(head, strlen(head)));
+	cr_expect(mmtests_looks_like("start :: 1469499990\n", 20), "aborted before any test");
+	cr_expect(mmtests_looks_like(numactl_first, strlen(numactl_first)));
+	cr_expect(!mmtests_looks_like("pgfault 1\nstart :: 1\n", 22), "start :: only opens a file");
+	cr_assert_eq(extract(head, strlen(head), &p, &log), 0);
+	cr_expect_eq(log.count, 0, "%s", log.text);
+	cr_expect_eq(dump_get(&p.after, "pgfault", &v), 0);
+	cr_expect_eq(v, 5);
 	pair_fini(&p);
 }

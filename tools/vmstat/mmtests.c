@@ -140,7 +140,19 @@ int mmtests_extract(const char *buf, size_t len, const char *path, struct vm_dum
 	return before->nr && after->nr ? 0 : -EBADMSG;
 }
 
+/*
+ * run-mmtests.sh opens the file with "start :: <epoch>", then "arch ::" and numactl's
+ * hardware listing, which can run to hundreds of lines, before the first "test begin ::".
+ */
 int mmtests_looks_like(const char *buf, size_t len)
 {
-	return starts(buf, len, "test begin :: ");
+	size_t pos = 0, n;
+	const char *s;
+
+	if (starts(buf, len, "start :: "))
+		return 1;
+	while ((s = input_next_line(buf, len, &pos, &n)))
+		if (starts(s, n, "test begin :: "))
+			return 1;
+	return 0;
 }

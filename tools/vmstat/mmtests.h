@@ -21,7 +21,10 @@
 int mmtests_extract(const char *buf, size_t len, const char *path, struct vm_dump *before,
 		    struct vm_dump *after, double *elapsed, const struct vm_diag *diag);
 
-/* mmtests_looks_like - does @buf start like a tests-timestamp file ("test begin :: ")? */
+/*
+ * mmtests_looks_like - is @buf a tests-timestamp file: its first line "start :: " (what
+ * run-mmtests.sh writes first), or a "test begin :: " line anywhere?
+ */
 int mmtests_looks_like(const char *buf, size_t len);
 
 #endif /* NODELRU_TOOLS_VMSTAT_MMTESTS_H */
