@@ -126,3 +126,32 @@ Test(mmtests, real_files_open_with_start_and_machine_lines)
 	cr_expect_eq(v, 5);
 	pair_fini(&p);
 }
+
+/* CRLF line ends and blanks after a marker's path: both dumps and the time are still found. */
+Test(mmtests, markers_with_cr_or_trailing_blanks)
+{
+	static const char text[] = "start :: 1\r\n"
+				   "test begin :: a 1\r\n"
+				   "file start :: /proc/vmstat\r\n"
+				   "pgfault 1\r\n"
+				   "file start :: /proc/zoneinfo \r\n"
+				   "Node 0, zone   Normal\r\n"
+				   "file end :: /proc/vmstat \t\n"
+				   "pgfault 5\r\n"
+				   "file end :: /proc/zoneinfo\r\n"
+				   "Node 0, zone   Normal\r\n"
+				   "test end :: a 2\r\n"
+				   "time :: a 1.00 user 2.00 system 4.00 elapsed\r\n";
+	struct diag_log log;
+	struct pair p;
+	int64_t v;
+
+	cr_expect(mmtests_looks_like(text, strlen(text)));
+	cr_assert_eq(extract(text, strlen(text), &p, &log), 0);
+	cr_expect_eq(log.count, 0, "the zoneinfo copies are not read as counters:\n%s", log.text);
+	cr_expect_eq(p.before.nr, 1);
+	cr_expect_eq(dump_get(&p.after, "pgfault", &v), 0);
+	cr_expect_eq(v, 5);
+	cr_expect(fabs(p.elapsed - 4.0) < 1e-9, "elapsed %f", p.elapsed);
+	pair_fini(&p);
+}

@@ -68,9 +68,15 @@ static void file_marker(struct mm_parser *p, const char *s, size_t len)
 		p->sec = starts(s, len, "file start :: ") ? MM_BEFORE : MM_AFTER;
 }
 
-/* Marker lines switch sections; returns 1 if @s was one. */
+/*
+ * Marker lines switch sections; returns 1 if @s was one.  mmtests' own patterns are anchored
+ * only at the start, so a CR (a file that went through Windows) or blanks after the path must
+ * not hide a marker: "/proc/vmstat" is matched at the end of the trimmed line.
+ */
 static int marker(struct mm_parser *p, const char *s, size_t len)
 {
+	while (len && (s[len - 1] == '\r' || s[len - 1] == ' ' || s[len - 1] == '\t'))
+		len--;
 	if (starts(s, len, "test begin :: ")) {
 		if (++p->tests == 2)
 			diag_report(p->diag, p->path, p->line,
