@@ -32,6 +32,20 @@ while [ $i -le 200 ]; do echo $((i * 250000)); i=$((i + 1)); done >"$tmp/results
 grep -q '^Max         mmap     50.0000$' "$tmp/stats" || fail "stutter stats: $(cat "$tmp/stats")"
 echo "ok: stutter statistics"
 
+# With --json or --csv stdout is that document alone; the image paths go to stderr.  A stand-in
+# gnuplot that succeeds lets this run without the real one.
+printf '#!/bin/sh\nexit 0\n' >"$tmp/fake-gnuplot"
+chmod +x "$tmp/fake-gnuplot"
+NLRU_GNUPLOT="$tmp/fake-gnuplot" "$bin" plot stutter "$tmp/results" --json -o "$tmp/sj" \
+	>"$tmp/sj.out" 2>"$tmp/sj.err" || fail "stutter --json"
+[ "$(wc -l <"$tmp/sj.out")" -eq 1 ] && grep -q '^{"unit":"ms",.*}}$' "$tmp/sj.out" ||
+	fail "stutter --json stdout is not one JSON document: $(cat "$tmp/sj.out")"
+grep -q 'sj.png' "$tmp/sj.err" || fail "stutter --json: image paths not on stderr"
+NLRU_GNUPLOT="$tmp/fake-gnuplot" "$bin" plot stutter "$tmp/results" --csv -o "$tmp/sc" \
+	>"$tmp/sc.out" 2>/dev/null || fail "stutter --csv"
+! grep -v '^[^,]*,[^,]*,[^,]*$' "$tmp/sc.out" || fail "stutter --csv stdout holds other lines"
+echo "ok: stutter --json and --csv keep stdout to the document"
+
 command -v gnuplot >/dev/null 2>&1 || { echo "gnuplot not installed: skipping the drawing"; exit 77; }
 "$bin" plot counters "$tmp/rec2.csv" -o "$tmp/counters" >"$tmp/out" || fail "plot counters"
 for ext in png svg; do

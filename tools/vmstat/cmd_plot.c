@@ -74,6 +74,8 @@ static int parse_args(int argc, char **argv, struct plot_args *a)
 
 static int draw(const struct plot_args *a, const char *prefix)
 {
+	/* With --json or --csv stdout holds that document alone, so the paths go to stderr. */
+	FILE *paths = a->fmt == OUT_TEXT ? stdout : stderr;
 	char gp[4096];
 	int err;
 
@@ -94,9 +96,9 @@ static int draw(const struct plot_args *a, const char *prefix)
 		return EXIT_GNUPLOT;
 	}
 	if (a->img & PLOT_PNG)
-		printf("%s.png\n", prefix);
+		fprintf(paths, "%s.png\n", prefix);
 	if (a->img & PLOT_SVG)
-		printf("%s.svg\n", prefix);
+		fprintf(paths, "%s.svg\n", prefix);
 	return EXIT_OK;
 }
 
