@@ -35,8 +35,13 @@ struct cmp_cell {
 
 struct cmp_row {
 	const char *label;
-	enum cmp_fmt fmt;
-	int extended; /* not an mmtests row: printed only with --extended */
+	enum cmp_fmt fmt; /* what the value is; JSON and CSV print it as that */
+	int extended;     /* not an mmtests row: printed only with --extended */
+	/*
+	 * Text only: a CMP_INT row printed "%12.3f", the format of the row before it, as
+	 * mmtests' format-index shift prints "Page writes by reclaim" (MMTESTS-SPEC.md §4.3).
+	 */
+	int shifted;
 };
 
 struct cmp_table {

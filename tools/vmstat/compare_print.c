@@ -42,7 +42,10 @@ static void print_cell_text(const struct cmp_row *row, const struct cmp_cell *c,
 	}
 	switch (row->fmt) {
 	case CMP_INT:
-		fprintf(f, "%12" PRId64, c->i);
+		if (row->shifted)
+			fprintf(f, "%12.3f", (double)c->i);
+		else
+			fprintf(f, "%12" PRId64, c->i);
 		break;
 	case CMP_PCT:
 		fprintf(f, "%11" PRId64 "%%", c->i);
