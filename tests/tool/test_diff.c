@@ -99,6 +99,38 @@ Test(diff, csv_and_json_with_and_without_elapsed)
 	dump_fini(&a);
 }
 
+/*
+ * Event counters are unsigned: 10 -> 2^63 + 9 and 1 -> 2^63 + 1 are growth, 2^63 + 9 -> 10 a
+ * reset.  diff's flag and the warning delta_check_down gives (for diff and compare) agree.
+ */
+Test(diff, went_down_is_one_unsigned_rule)
+{
+	static const char *const cases[][2] = {
+	    {"pgfault 10\n", "pgfault 9223372036854775817\n"},
+	    {"pgfault 1\n", "pgfault 9223372036854775809\n"},
+	    {"pgfault 9223372036854775817\n", "pgfault 10\n"},
+	};
+	static const int down[] = {0, 0, 1};
+
+	for (size_t k = 0; k < sizeof(down) / sizeof(down[0]); k++) {
+		struct vm_dump b, a;
+		struct diff_row *rows;
+		long n;
+
+		dump_from(&b, cases[k][0], NULL);
+		dump_from(&a, cases[k][1], NULL);
+		n = diff_rows(&b, &a, &rows);
+		cr_assert_eq(n, 1);
+		cr_expect_eq(rows[0].flag == DIFF_DOWN, down[k], "diff, case %zu: %s -> %s", k,
+			     cases[k][0], cases[k][1]);
+		cr_expect_eq(delta_check_down(&b, &a, NULL, NULL, 0), (size_t)down[k],
+			     "compare, case %zu: %s -> %s", k, cases[k][0], cases[k][1]);
+		free(rows);
+		dump_fini(&b);
+		dump_fini(&a);
+	}
+}
+
 Test(diff, live_proc_vmstat_against_itself)
 {
 	struct vm_dump b, a;

@@ -239,7 +239,7 @@ size_t delta_check_down(const struct vm_dump *before, const struct vm_dump *afte
 		const struct vm_counter *a = &after->v[i], *b = dump_find(before, a->name);
 		struct name_info ni;
 
-		if (!b || b->value <= a->value)
+		if (!b || !wrap_went_down(b->value, a->value))
 			continue;
 		names_lookup(a->name, &ni);
 		if (ni.kind != VM_EVENT)

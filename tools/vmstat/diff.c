@@ -28,7 +28,9 @@ static void fill_row(struct diff_row *r, const char *name, const struct vm_count
 	r->after = a ? a->value : 0;
 	if (a && b) {
 		r->delta = wrap_sub(r->after, r->before);
-		r->flag = (r->kind == VM_EVENT && r->delta < 0) ? DIFF_DOWN : DIFF_OK;
+		r->flag = DIFF_OK;
+		if (r->kind == VM_EVENT && wrap_went_down(r->before, r->after))
+			r->flag = DIFF_DOWN;
 	} else {
 		r->flag = a ? DIFF_ONLY_AFTER : DIFF_ONLY_BEFORE;
 	}

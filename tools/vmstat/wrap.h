@@ -18,4 +18,15 @@ static inline int64_t wrap_sub(int64_t a, int64_t b)
 	return (int64_t)((uint64_t)a - (uint64_t)b);
 }
 
+/*
+ * wrap_went_down - did an event counter decrease from @before to @after?  Event counters are
+ * the kernel's unsigned long, so they are compared unsigned: 10 -> 2^63 + 9 is growth, and
+ * 2^63 + 9 -> 10 is a reset (a reboot or restart between the dumps, or the two swapped).
+ * diff's flag and compare's warning both use this, so they always agree.
+ */
+static inline int wrap_went_down(int64_t before, int64_t after)
+{
+	return (uint64_t)after < (uint64_t)before;
+}
+
 #endif /* NODELRU_TOOLS_VMSTAT_WRAP_H */
