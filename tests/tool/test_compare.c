@@ -256,6 +256,21 @@ Test(compare, swapped_dumps_are_flagged)
 	free_runs(&r);
 }
 
+Test(compare, went_down_warning_reads_event_counters_unsigned)
+{
+	struct vm_dump b, a;
+	struct diag_log log;
+	struct vm_diag diag = diag_for(&log);
+
+	dump_from(&b, "pgfault 9223372036854775817\n", NULL);
+	dump_from(&a, "pgfault 10\n", NULL);
+	cr_expect_eq(delta_check_down(&b, &a, &diag, NULL, 0), 1);
+	cr_expect_not_null(strstr(log.text, "went down from 9223372036854775817 to 10"), "%s",
+			   log.text);
+	dump_fini(&b);
+	dump_fini(&a);
+}
+
 Test(compare, missing_counters_print_a_dash_not_zero)
 {
 	struct vm_dump b, a;

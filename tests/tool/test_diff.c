@@ -131,6 +131,53 @@ Test(diff, went_down_is_one_unsigned_rule)
 	}
 }
 
+/* An event counter past 2^63 prints unsigned in every format; a fall prints as '-' and its size. */
+Test(diff, big_event_counters_print_unsigned)
+{
+	struct diff_opts o = {NAN, 1};
+	struct vm_dump b, a;
+	struct capture cap;
+	const char *out;
+
+	static const char after[] = "pgfault 9223372036854775809\npgscan_kswapd 10\n"
+				    "nr_free_pages 18446744073709551615\n";
+
+	dump_from(&b, "pgfault 1\npgscan_kswapd 9223372036854775817\nnr_free_pages 5\n", NULL);
+	dump_from(&a, after, NULL);
+	capture_open(&cap);
+	cr_assert_eq(diff_print(&b, &a, &o, OUT_TEXT, cap.f), 0);
+	out = capture_close(&cap);
+	cr_expect_not_null(strstr(out, "\npgfault                                                 1"
+				       " 9223372036854775809 9223372036854775808\n"),
+			   "%s", out);
+	cr_expect_not_null(strstr(out, "\npgscan_kswapd                            "
+				       "9223372036854775817               10 "
+				       "-9223372036854775807  !! went down\n"),
+			   "%s", out);
+	cr_expect_not_null(strstr(out, "nr_free_pages                                           5"
+				       "               -1               -6\n"),
+			   "%s", out);
+	free(cap.buf);
+	capture_open(&cap);
+	cr_assert_eq(diff_print(&b, &a, &o, OUT_CSV, cap.f), 0);
+	out = capture_close(&cap);
+	cr_expect_not_null(strstr(out, "\npgfault,event,1,9223372036854775809,9223372036854775808,,"
+				       "\n"),
+			   "%s", out);
+	free(cap.buf);
+	o.elapsed = 1;
+	capture_open(&cap);
+	cr_assert_eq(diff_print(&b, &a, &o, OUT_JSON, cap.f), 0);
+	out = capture_close(&cap);
+	cr_expect_not_null(strstr(out, "\"before\":9223372036854775817,\"after\":10,"
+				       "\"delta\":-9223372036854775807,"),
+			   "%s", out);
+	cr_expect_not_null(strstr(out, "\"per_second\":-9.223372036854776e+18"), "%s", out);
+	free(cap.buf);
+	dump_fini(&b);
+	dump_fini(&a);
+}
+
 Test(diff, live_proc_vmstat_against_itself)
 {
 	struct vm_dump b, a;

@@ -44,18 +44,26 @@ static const char *const later[] = {
     NULL,
 };
 
-static const char *run(enum out_fmt fmt, long count, char *dir, struct capture *cap)
+/* Watch a source that holds @first, then each of @next in turn; the output, captured. */
+static const char *run_script(enum out_fmt fmt, long count, char *dir, struct capture *cap,
+			      const char *first, const char *const *next)
 {
 	char path[128];
-	struct script s = {path, later, 0, 100.0};
+	struct script s = {path, next, 0, 100.0};
 	struct watch_opts o = {path, 1.0, count, fmt, NULL, fake_sleep, fake_clock, &s};
 
 	scratch_dir(dir);
 	snprintf(path, sizeof(path), "%s/stats", dir);
-	write_file(path, "nr_free_pages 100\npgfault 10\npgscan_kswapd 0\n", 45);
+	write_file(path, first, strlen(first));
 	capture_open(cap);
 	cr_assert_eq(watch_run(&o, NULL, cap->f), 0);
 	return capture_close(cap);
+}
+
+static const char *run(enum out_fmt fmt, long count, char *dir, struct capture *cap)
+{
+	return run_script(fmt, count, dir, cap, "nr_free_pages 100\npgfault 10\npgscan_kswapd 0\n",
+			  later);
 }
 
 Test(watch, text_reports_only_what_changed)
@@ -147,6 +155,32 @@ Test(watch, json_lines)
 			   "%s", out);
 	free(cap.buf);
 	scratch_remove(dir, (const char *const[]){"stats", NULL});
+}
+
+/* Event counters print unsigned past 2^63, in every format; a fall prints as '-' and its size. */
+Test(watch, big_event_counters_print_unsigned)
+{
+	static const char *const next[] = {"pgfault 9223372036854775809\npgscan_kswapd 1\n", NULL};
+	static const char first[] = "pgfault 1\npgscan_kswapd 9223372036854775817\n";
+	static const char *const want[][2] = {
+	    {"  pgfault                              +9223372036854775808",
+	     "  pgscan_kswapd                        -9223372036854775816"},
+	    {"\"pgfault\":{\"value\":9223372036854775809,\"delta\":9223372036854775808}",
+	     "\"pgscan_kswapd\":{\"value\":9223372036854775817,\"delta\":null}"},
+	    {"1.000,pgfault,9223372036854775809,9223372036854775808\n",
+	     "0.000,pgscan_kswapd,9223372036854775817,\n"},
+	};
+
+	for (int fmt = OUT_TEXT; fmt <= OUT_CSV; fmt++) {
+		struct capture cap;
+		char dir[64];
+		const char *out = run_script((enum out_fmt)fmt, 1, dir, &cap, first, next);
+
+		for (int k = 0; k < 2; k++)
+			cr_expect_not_null(strstr(out, want[fmt][k]), "format %d:\n%s", fmt, out);
+		free(cap.buf);
+		scratch_remove(dir, (const char *const[]){"stats", NULL});
+	}
 }
 
 Test(watch, a_vanished_source_is_an_error)

@@ -246,9 +246,9 @@ size_t delta_check_down(const struct vm_dump *before, const struct vm_dump *afte
 			continue;
 		diag_report(
 		    diag, after->path, a->line,
-		    "counter '%s' went down from %" PRId64 " to %" PRId64
+		    "counter '%s' went down from %" PRIu64 " to %" PRIu64
 		    " (a reboot or restart between the dumps, or BEFORE and AFTER swapped?)",
-		    a->name, b->value, a->value);
+		    a->name, (uint64_t)b->value, (uint64_t)a->value);
 		if (names && n < max)
 			names[n] = a->name;
 		n++;

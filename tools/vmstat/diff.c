@@ -6,7 +6,6 @@
 #include "diff.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,12 +72,32 @@ static int visible(const struct diff_row *r, const struct diff_opts *o)
 	return o->all || r->flag != DIFF_OK || r->delta != 0;
 }
 
-static void text_num(FILE *f, int ok, int64_t v)
+/*
+ * The three figures of a row as text, "-" for a missing one: event counters unsigned (and a
+ * fall as '-' and its size), state counters signed.
+ */
+struct row_text {
+	char before[OUT_COUNT_MAX], after[OUT_COUNT_MAX], delta[OUT_COUNT_MAX];
+};
+
+static void row_text(const struct diff_row *r, struct row_text *t)
 {
-	if (ok)
-		fprintf(f, " %16" PRId64, v);
-	else
-		fprintf(f, " %16s", "-");
+	int ev = r->kind == VM_EVENT;
+
+	snprintf(t->before, sizeof(t->before), "-");
+	snprintf(t->after, sizeof(t->after), "-");
+	snprintf(t->delta, sizeof(t->delta), "-");
+	if (r->has_before)
+		out_count(t->before, ev, r->before);
+	if (r->has_after)
+		out_count(t->after, ev, r->after);
+	if (r->has_before && r->has_after)
+		out_change(t->delta, ev, r->before, r->after, 0);
+}
+
+static double row_rate(const struct diff_row *r, double elapsed)
+{
+	return wrap_change(r->kind == VM_EVENT, r->before, r->after) / elapsed;
 }
 
 static void text_rows(const struct diff_row *rows, long n, enum vm_kind kind,
@@ -90,6 +109,7 @@ static void text_rows(const struct diff_row *rows, long n, enum vm_kind kind,
 	for (long i = 0; i < n; i++) {
 		const struct diff_row *r = &rows[i];
 		int both = r->has_before && r->has_after;
+		struct row_text t;
 
 		if (r->kind != kind || !visible(r, o))
 			continue;
@@ -98,12 +118,10 @@ static void text_rows(const struct diff_row *rows, long n, enum vm_kind kind,
 				kind == VM_EVENT ? "events" : "state", "before", "after",
 				kind == VM_EVENT ? "delta" : "change",
 				rates ? "          per-sec" : "");
-		fprintf(f, "%-40s", r->name);
-		text_num(f, r->has_before, r->before);
-		text_num(f, r->has_after, r->after);
-		text_num(f, both, r->delta);
+		row_text(r, &t);
+		fprintf(f, "%-40s %16s %16s %16s", r->name, t.before, t.after, t.delta);
 		if (rates && both)
-			fprintf(f, " %16.3f", (double)r->delta / o->elapsed);
+			fprintf(f, " %16.3f", row_rate(r, o->elapsed));
 		else if (rates)
 			fprintf(f, " %16s", "-");
 		if (r->flag != DIFF_OK)
@@ -112,12 +130,9 @@ static void text_rows(const struct diff_row *rows, long n, enum vm_kind kind,
 	}
 }
 
-static void json_opt(FILE *f, int ok, int64_t v)
+static void json_opt(FILE *f, int ok, const char *v)
 {
-	if (ok)
-		fprintf(f, "%" PRId64, v);
-	else
-		fputs("null", f);
+	fputs(ok ? v : "null", f);
 }
 
 static void json_rows(const struct diff_row *rows, long n, const struct diff_opts *o, FILE *f)
@@ -131,21 +146,23 @@ static void json_rows(const struct diff_row *rows, long n, const struct diff_opt
 	for (long i = 0; i < n; i++) {
 		const struct diff_row *r = &rows[i];
 		int both = r->has_before && r->has_after;
+		struct row_text t;
 
 		if (!visible(r, o))
 			continue;
+		row_text(r, &t);
 		fputs(first ? "\n{\"name\":" : ",\n{\"name\":", f);
 		first = 0;
 		out_json_str(f, r->name);
 		fprintf(f, ",\"kind\":\"%s\",\"before\":", names_kind_word(r->kind));
-		json_opt(f, r->has_before, r->before);
+		json_opt(f, r->has_before, t.before);
 		fputs(",\"after\":", f);
-		json_opt(f, r->has_after, r->after);
+		json_opt(f, r->has_after, t.after);
 		fputs(",\"delta\":", f);
-		json_opt(f, both, r->delta);
+		json_opt(f, both, t.delta);
 		fputs(",\"per_second\":", f);
-		out_json_num(f, both && rates && r->kind == VM_EVENT ? (double)r->delta / o->elapsed
-								     : NAN);
+		out_json_num(f,
+			     both && rates && r->kind == VM_EVENT ? row_rate(r, o->elapsed) : NAN);
 		fputs(",\"flag\":", f);
 		if (r->flag == DIFF_OK)
 			fputs("null", f);
@@ -156,10 +173,9 @@ static void json_rows(const struct diff_row *rows, long n, const struct diff_opt
 	fputs("]}\n", f);
 }
 
-static void csv_opt(FILE *f, int ok, int64_t v)
+static void csv_opt(FILE *f, int ok, const char *v)
 {
-	if (ok)
-		fprintf(f, "%" PRId64, v);
+	fputs(ok ? v : "", f);
 }
 
 static void csv_rows(const struct diff_row *rows, long n, const struct diff_opts *o, FILE *f)
@@ -170,19 +186,21 @@ static void csv_rows(const struct diff_row *rows, long n, const struct diff_opts
 	for (long i = 0; i < n; i++) {
 		const struct diff_row *r = &rows[i];
 		int both = r->has_before && r->has_after;
+		struct row_text t;
 
 		if (!visible(r, o))
 			continue;
+		row_text(r, &t);
 		out_csv_str(f, r->name);
 		fprintf(f, ",%s,", names_kind_word(r->kind));
-		csv_opt(f, r->has_before, r->before);
+		csv_opt(f, r->has_before, t.before);
 		fputc(',', f);
-		csv_opt(f, r->has_after, r->after);
+		csv_opt(f, r->has_after, t.after);
 		fputc(',', f);
-		csv_opt(f, both, r->delta);
+		csv_opt(f, both, t.delta);
 		fputc(',', f);
 		if (both && rates && r->kind == VM_EVENT)
-			fprintf(f, "%.3f", (double)r->delta / o->elapsed);
+			fprintf(f, "%.3f", row_rate(r, o->elapsed));
 		fprintf(f, ",%s\n", flag_key(r->flag));
 	}
 }

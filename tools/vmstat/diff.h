@@ -23,7 +23,8 @@ struct diff_row {
 	const char *name;
 	enum vm_kind kind;
 	int has_before, has_after;
-	int64_t before, after, delta; /* delta valid only when both are present */
+	int64_t before, after; /* as parsed: an event counter's bits are its unsigned value */
+	int64_t delta;         /* after - before, wrapped; valid only when both are present */
 	enum diff_flag flag;
 };
 
@@ -38,7 +39,10 @@ struct diff_opts {
 	int all;        /* also print counters that did not change */
 };
 
-/* diff_print - the rows of diff_rows() as a table, JSON or CSV.  Returns 0 or -ENOMEM. */
+/*
+ * diff_print - the rows of diff_rows() as a table, JSON or CSV: event counters unsigned and
+ * a fall as '-' and its size (out_count, out_change).  Returns 0 or -ENOMEM.
+ */
 int diff_print(const struct vm_dump *before, const struct vm_dump *after, const struct diff_opts *o,
 	       enum out_fmt fmt, FILE *f);
 

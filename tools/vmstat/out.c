@@ -1,9 +1,12 @@
 /* out - escaping for JSON and CSV.  Layout of each table lives with its subcommand. */
 #include "out.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "wrap.h"
 
 void out_json_str(FILE *f, const char *s)
 {
@@ -60,4 +63,27 @@ void out_json_num(FILE *f, double v)
 			return;
 		}
 	}
+}
+
+const char *out_count(char buf[OUT_COUNT_MAX], int is_event, int64_t v)
+{
+	if (is_event)
+		snprintf(buf, OUT_COUNT_MAX, "%" PRIu64, (uint64_t)v);
+	else
+		snprintf(buf, OUT_COUNT_MAX, "%" PRId64, v);
+	return buf;
+}
+
+const char *out_change(char buf[OUT_COUNT_MAX], int is_event, int64_t before, int64_t after,
+		       int plus)
+{
+	int64_t d = wrap_sub(after, before);
+
+	if (!is_event)
+		snprintf(buf, OUT_COUNT_MAX, plus ? "%+" PRId64 : "%" PRId64, d);
+	else if (wrap_went_down(before, after))
+		snprintf(buf, OUT_COUNT_MAX, "-%" PRIu64, (uint64_t)before - (uint64_t)after);
+	else
+		snprintf(buf, OUT_COUNT_MAX, plus ? "+%" PRIu64 : "%" PRIu64, (uint64_t)d);
+	return buf;
 }

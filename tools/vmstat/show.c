@@ -7,7 +7,6 @@
 #include "show.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,8 +34,9 @@ static const char *alias_of(const char *name)
 static void text_line(const struct vm_counter *c, const struct name_info *ni, int w, FILE *f)
 {
 	const char *alias = alias_of(c->name);
+	char v[OUT_COUNT_MAX];
 
-	fprintf(f, "  %-*s %16" PRId64 "  %s", w, c->name, c->value,
+	fprintf(f, "  %-*s %16s  %s", w, c->name, out_count(v, ni->kind == VM_EVENT, c->value),
 		ni->help ? ni->help : "(unknown to nlru-vmstat)");
 	if (alias)
 		fprintf(f, " [part of %s]", alias);
@@ -77,12 +77,13 @@ static void print_json(const struct vm_dump *d, FILE *f)
 		const struct vm_counter *c = &d->v[i];
 		const char *alias = alias_of(c->name);
 		struct name_info ni;
+		char v[OUT_COUNT_MAX];
 
 		names_lookup(c->name, &ni);
 		fputs(i ? ",\n{\"name\":" : "\n{\"name\":", f);
 		out_json_str(f, c->name);
-		fprintf(f, ",\"value\":%" PRId64 ",\"kind\":\"%s\",\"group\":", c->value,
-			names_kind_word(ni.kind));
+		fprintf(f, ",\"value\":%s,\"kind\":\"%s\",\"group\":",
+			out_count(v, ni.kind == VM_EVENT, c->value), names_kind_word(ni.kind));
 		out_json_str(f, names_group_title(ni.group));
 		fputs(",\"help\":", f);
 		if (ni.help)
@@ -106,10 +107,12 @@ static void print_csv(const struct vm_dump *d, FILE *f)
 		const struct vm_counter *c = &d->v[i];
 		const char *alias = alias_of(c->name);
 		struct name_info ni;
+		char v[OUT_COUNT_MAX];
 
 		names_lookup(c->name, &ni);
 		out_csv_str(f, c->name);
-		fprintf(f, ",%" PRId64 ",%s,", c->value, names_kind_word(ni.kind));
+		fprintf(f, ",%s,%s,", out_count(v, ni.kind == VM_EVENT, c->value),
+			names_kind_word(ni.kind));
 		out_csv_str(f, names_group_title(ni.group));
 		fputc(',', f);
 		out_csv_str(f, ni.help ? ni.help : "");

@@ -10,7 +10,6 @@
 #include "watch.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 #include <time.h>
@@ -43,18 +42,27 @@ static int nap(double seconds, void *arg)
 	return 0;
 }
 
-static void text_changed(const struct vm_counter *c, const struct vm_counter *p, double dt, FILE *f)
+static int is_event(const char *name)
 {
 	struct name_info ni;
-	int64_t d = wrap_sub(c->value, p->value);
 
-	names_lookup(c->name, &ni);
-	if (ni.kind == VM_EVENT && dt > 0)
-		fprintf(f, "  %-36s %+16" PRId64 " %14.1f/s\n", c->name, d, (double)d / dt);
-	else if (ni.kind == VM_EVENT)
-		fprintf(f, "  %-36s %+16" PRId64 "\n", c->name, d);
+	names_lookup(name, &ni);
+	return ni.kind == VM_EVENT;
+}
+
+static void text_changed(const struct vm_counter *c, const struct vm_counter *p, double dt, FILE *f)
+{
+	char d[OUT_COUNT_MAX], v[OUT_COUNT_MAX];
+	int ev = is_event(c->name);
+
+	out_change(d, ev, p->value, c->value, 1);
+	if (ev && dt > 0)
+		fprintf(f, "  %-36s %16s %14.1f/s\n", c->name, d,
+			wrap_change(1, p->value, c->value) / dt);
+	else if (ev)
+		fprintf(f, "  %-36s %16s\n", c->name, d);
 	else
-		fprintf(f, "  %-36s %16" PRId64 " (%+" PRId64 ")\n", c->name, c->value, d);
+		fprintf(f, "  %-36s %16s (%s)\n", c->name, out_count(v, 0, c->value), d);
 }
 
 static void emit_text(const struct vm_dump *prev, const struct vm_dump *cur, long nr, double t,
@@ -72,7 +80,10 @@ static void emit_text(const struct vm_dump *prev, const struct vm_dump *cur, lon
 		const struct vm_counter *c = &cur->v[i], *p = dump_find(prev, c->name);
 
 		if (!p) {
-			fprintf(f, "  %-36s %16" PRId64 " (new)\n", c->name, c->value);
+			char v[OUT_COUNT_MAX];
+
+			fprintf(f, "  %-36s %16s (new)\n", c->name,
+				out_count(v, is_event(c->name), c->value));
 			changed++;
 		} else if (p->value != c->value) {
 			text_changed(c, p, dt, f);
@@ -92,15 +103,16 @@ static void emit_csv(const struct vm_dump *prev, const struct vm_dump *cur, long
 	for (size_t i = 0; i < cur->nr; i++) {
 		const struct vm_counter *c = &cur->v[i];
 		const struct vm_counter *p = prev ? dump_find(prev, c->name) : NULL;
+		char v[OUT_COUNT_MAX], d[OUT_COUNT_MAX];
+		int ev;
 
 		if (prev && p && p->value == c->value)
 			continue;
+		ev = is_event(c->name);
 		fprintf(f, "%.3f,", t);
 		out_csv_str(f, c->name);
-		fprintf(f, ",%" PRId64 ",", c->value);
-		if (p)
-			fprintf(f, "%" PRId64, wrap_sub(c->value, p->value));
-		fputc('\n', f);
+		fprintf(f, ",%s,%s\n", out_count(v, ev, c->value),
+			p ? out_change(d, ev, p->value, c->value, 0) : "");
 	}
 }
 
@@ -113,17 +125,17 @@ static void emit_json(const struct vm_dump *prev, const struct vm_dump *cur, lon
 	for (size_t i = 0; i < cur->nr; i++) {
 		const struct vm_counter *c = &cur->v[i];
 		const struct vm_counter *p = prev ? dump_find(prev, c->name) : NULL;
+		char v[OUT_COUNT_MAX], d[OUT_COUNT_MAX];
+		int ev;
 
 		if (prev && p && p->value == c->value)
 			continue;
+		ev = is_event(c->name);
 		fputs(first ? "" : ",", f);
 		first = 0;
 		out_json_str(f, c->name);
-		fprintf(f, ":{\"value\":%" PRId64 ",\"delta\":", c->value);
-		if (p)
-			fprintf(f, "%" PRId64 "}", wrap_sub(c->value, p->value));
-		else
-			fputs("null}", f);
+		fprintf(f, ":{\"value\":%s,\"delta\":%s}", out_count(v, ev, c->value),
+			p ? out_change(d, ev, p->value, c->value, 0) : "null");
 	}
 	fputs("}}\n", f);
 }

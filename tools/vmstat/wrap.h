@@ -29,4 +29,14 @@ static inline int wrap_went_down(int64_t before, int64_t after)
 	return (uint64_t)after < (uint64_t)before;
 }
 
+/* wrap_change - AFTER - BEFORE as a double, read as out_change() prints it (for rates). */
+static inline double wrap_change(int is_event, int64_t before, int64_t after)
+{
+	if (!is_event)
+		return (double)wrap_sub(after, before);
+	if (wrap_went_down(before, after))
+		return -(double)((uint64_t)before - (uint64_t)after);
+	return (double)((uint64_t)after - (uint64_t)before);
+}
+
 #endif /* NODELRU_TOOLS_VMSTAT_WRAP_H */
