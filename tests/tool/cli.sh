@@ -81,6 +81,22 @@ else
 	echo "not ok: watch after SIGINT"; cat "$tmp/watch.out"; fails=$((fails + 1))
 fi
 
+# Output that cannot be written (a full disk) fails with status 1 and says so, whether it
+# fails mid-way (show's ~10 KiB) or only when stdout is closed (--version); watch stops.
+if [ -w /dev/full ]; then
+	for args in "show $data/vmstat-4.8-after" "--version" "compare mm=$data/tests-timestamp-4.8" \
+		"watch --interval 0 $data/vmstat-4.8-after"; do
+		# shellcheck disable=SC2086 # $args is split on purpose
+		timeout 10 "$bin" $args >/dev/full 2>"$tmp/err"
+		got=$?
+		if [ "$got" -eq 1 ] && grep -q 'error writing the output' "$tmp/err"; then
+			echo "ok: $args > /dev/full"
+		else
+			echo "not ok: $args > /dev/full: exit $got"; cat "$tmp/err"; fails=$((fails + 1))
+		fi
+	done
+fi
+
 expect 2 'unknown command' "$bin" frobnicate
 expect 0 'usage' "$bin" --help
 

@@ -12,6 +12,7 @@
 
 enum {
 	EXIT_OK = 0,
+	EXIT_OUTPUT = 1,  /* the output could not be written (a full disk, a closed pipe) */
 	EXIT_INPUT = 2,   /* bad usage, or an input that cannot be read as asked */
 	EXIT_GNUPLOT = 3, /* plot: gnuplot is missing or failed (data and script are written) */
 };

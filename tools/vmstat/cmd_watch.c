@@ -79,6 +79,8 @@ int cmd_watch(int argc, char **argv)
 		o.source = argv[optind];
 	catch_signals();
 	err = watch_run(&o, &cli_diag, stdout);
+	if (ferror(stdout))
+		return EXIT_OUTPUT; /* main() says so when it closes stdout */
 	if (err)
 		return cli_error("%s: %s", o.source, cli_dump_strerror(err));
 	return EXIT_OK;

@@ -3,6 +3,7 @@
  * 4.7, 4.8 and 6.x.  This file only dispatches; each subcommand lives in cmd_*.c and the work
  * in the library files they call.  docs/vmstat-tool.md is the user guide.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,8 +27,8 @@ static const char usage[] =
     "  plot counters RECORDING [--counter NAME]... [-o PREFIX] [--png|--svg] [--no-run]\n"
     "  plot stutter RESULTS_DIR [-o PREFIX] [--png|--svg] [--no-run]\n"
     "\n"
-    "Exit status: 0 done (warnings go to stderr), 2 bad usage or unreadable input,\n"
-    "3 gnuplot missing or failed.  See docs/vmstat-tool.md.\n";
+    "Exit status: 0 done (warnings go to stderr), 1 the output could not be written,\n"
+    "2 bad usage or unreadable input, 3 gnuplot missing or failed.  See docs/vmstat-tool.md.\n";
 
 struct command {
 	const char *name;
@@ -39,7 +40,24 @@ static const struct command commands[] = {
     {"zoneinfo", cmd_zoneinfo}, {"watch", cmd_watch}, {"plot", cmd_plot},
 };
 
-int main(int argc, char **argv)
+/*
+ * A full disk or a closed pipe often shows only when stdout is flushed at exit, so it is
+ * flushed and closed here and checked, as coreutils' close_stdout does: `show x > /dev/full`
+ * must not succeed.  A command that already failed keeps its own status.
+ */
+static int close_stdout(int rc)
+{
+	int bad = ferror(stdout);
+
+	errno = 0;
+	if (fclose(stdout) == 0 && !bad)
+		return rc;
+	fprintf(stderr, "nlru-vmstat: error writing the output%s%s\n", errno ? ": " : "",
+		errno ? strerror(errno) : "");
+	return rc == EXIT_OK ? EXIT_OUTPUT : rc;
+}
+
+static int run(int argc, char **argv)
 {
 	if (argc < 2) {
 		fputs(usage, stderr);
@@ -60,4 +78,9 @@ int main(int argc, char **argv)
 			return commands[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "nlru-vmstat: unknown command '%s'\n%s", argv[1], usage);
 	return EXIT_INPUT;
+}
+
+int main(int argc, char **argv)
+{
+	return close_stdout(run(argc, argv));
 }

@@ -193,6 +193,11 @@ int watch_run(const struct watch_opts *o, const struct vm_diag *diag, FILE *f)
 		dump_fini(&prev);
 		prev = cur;
 		tprev = t;
+		/* Nobody reads a full disk or a closed pipe: stop instead of sampling on. */
+		if (ferror(f)) {
+			err = -EIO;
+			break;
+		}
 	}
 	dump_fini(&prev);
 	return err;

@@ -40,8 +40,9 @@ void watch_emit(const struct vm_dump *prev, const struct vm_dump *cur, long nr, 
 		enum out_fmt fmt, FILE *f);
 
 /*
- * watch_run - sample until o->count intervals are reported or *o->stop is set.  Returns 0, or
- * the error of reading the source (dump_load's codes).
+ * watch_run - sample until o->count intervals are reported or *o->stop is set.  Returns 0,
+ * -EIO when @f can no longer be written (ferror(@f) is then set), or the error of reading the
+ * source (dump_load's codes).
  */
 int watch_run(const struct watch_opts *o, const struct vm_diag *diag, FILE *f);
 
