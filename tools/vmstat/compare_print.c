@@ -4,6 +4,7 @@
  * for monitors.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "compare.h"
@@ -69,6 +70,11 @@ static void print_text(const struct cmp_table *t, const struct cmp_run *runs, FI
 	}
 }
 
+/*
+ * A velocity over an absurdly small elapsed time can overflow to inf, which is neither JSON
+ * nor a number a CSV reader takes: JSON gets null (out_json_num, as diff --json), CSV an
+ * empty cell.
+ */
 static void print_cell_raw(const struct cmp_row *row, const struct cmp_cell *c, enum out_fmt fmt,
 			   FILE *f)
 {
@@ -76,10 +82,12 @@ static void print_cell_raw(const struct cmp_row *row, const struct cmp_cell *c, 
 		fputs(fmt == OUT_JSON ? "null" : "", f);
 		return;
 	}
-	if (row->fmt == CMP_VEL)
-		fprintf(f, "%.3f", c->f);
-	else
+	if (row->fmt != CMP_VEL)
 		fprintf(f, "%" PRId64, c->i);
+	else if (fmt == OUT_JSON)
+		out_json_num(f, c->f);
+	else if (isfinite(c->f))
+		fprintf(f, "%.3f", c->f);
 }
 
 static const char *fmt_word(enum cmp_fmt fmt)
