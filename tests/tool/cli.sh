@@ -54,6 +54,14 @@ expect 2 'not an mmtests tests-timestamp' "$bin" compare "a=$data/vmstat-4.7-bef
 { printf 'start :: 1469499990\narch :: x86_64\navailable: 1 nodes (0)\n'
   sed -n '/^test begin ::/,$p' "$data/tests-timestamp-4.8"; } >"$tmp/ts-real"
 expect 0 'Kswapd velocity             200.000' "$bin" compare "mm=$tmp/ts-real"
+# SECONDS of 0 (here or in a tests-timestamp's 0.00): compared, velocities '-', one warning.
+expect 0 "SECONDS is 0; its velocity rows print '-'" "$bin" compare \
+	"a=$data/vmstat-4.8-before,$data/vmstat-4.8-after,0"
+expect 0 'Kswapd velocity                   -' "$bin" compare \
+	"a=$data/vmstat-4.8-before,$data/vmstat-4.8-after,0"
+sed 's/ 100.00 elapsed$/ 0.00 elapsed/' "$data/tests-timestamp-4.8" >"$tmp/ts-zero"
+expect 0 'the benchmark took 0.00 s' "$bin" compare "mm=$tmp/ts-zero"
+expect 2 'not a number of seconds' "$bin" compare "a=$data/vmstat-4.8-before,$data/vmstat-4.8-after,-1"
 expect 2 'NAME=BEFORE,AFTER' "$bin" compare "$data/vmstat-4.7-before"
 expect 2 'needs BEFORE,AFTER' "$bin" compare "a=$data/vmstat-4.7-before,"
 expect 2 'is a directory' "$bin" compare "a=$tmp,$data/vmstat-4.7-after"

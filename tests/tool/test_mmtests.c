@@ -155,3 +155,23 @@ Test(mmtests, markers_with_cr_or_trailing_blanks)
 	cr_expect(fabs(p.elapsed - 4.0) < 1e-9, "elapsed %f", p.elapsed);
 	pair_fini(&p);
 }
+
+/* A benchmark shorter than time's 0.01 s: elapsed 0, and a warning that says just that. */
+Test(mmtests, zero_elapsed_is_read_and_explained)
+{
+	static const char text[] = "test begin :: a 1\n"
+				   "file start :: /proc/vmstat\n"
+				   "pgfault 1\n"
+				   "file end :: /proc/vmstat\n"
+				   "pgfault 5\n"
+				   "test end :: a 2\n"
+				   "time :: a 0.00 user 0.00 system 0.00 elapsed\n";
+	struct diag_log log;
+	struct pair p;
+
+	cr_assert_eq(extract(text, strlen(text), &p, &log), 0);
+	cr_expect(p.elapsed == 0, "elapsed %f", p.elapsed);
+	cr_expect_null(strstr(log.text, "unreadable"), "%s", log.text);
+	cr_expect_not_null(strstr(log.text, "7: the benchmark took 0.00 s"), "%s", log.text);
+	pair_fini(&p);
+}

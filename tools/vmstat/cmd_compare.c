@@ -95,8 +95,13 @@ static int parse_spec(char *spec, struct run_arg *r)
 		s = strchr(a, ',');
 		if (s) {
 			*s++ = '\0';
-			if (cli_seconds(s, "compare", 0, &r->run.elapsed))
+			if (cli_seconds(s, "compare", 1, &r->run.elapsed))
 				return EXIT_INPUT;
+			/* As a tests-timestamp's 0.00: the run is compared, without rates. */
+			if (r->run.elapsed == 0)
+				diag_report(&cli_diag, "compare", 0,
+					    "run '%s': SECONDS is 0; its velocity rows print '-'",
+					    spec);
 		}
 		rc = load_pair(b, a, r);
 	}

@@ -48,12 +48,16 @@ static void time_line(struct mm_parser *p, const char *s, size_t len)
 		char *end;
 		double v = strtod(f[7], &end);
 
-		if (*end == '\0' && isfinite(v) && v > 0)
+		if (*end == '\0' && isfinite(v) && v >= 0)
 			*p->elapsed = v;
 	}
 	if (isnan(*p->elapsed))
 		diag_report(p->diag, p->path, p->line,
 			    "unreadable 'time ::' line; no elapsed time");
+	else if (*p->elapsed == 0)
+		diag_report(p->diag, p->path, p->line,
+			    "the benchmark took 0.00 s (time's %%e resolution is 0.01 s); the "
+			    "velocity rows print '-'");
 }
 
 static void file_marker(struct mm_parser *p, const char *s, size_t len)

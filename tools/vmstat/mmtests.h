@@ -14,8 +14,9 @@
 /*
  * mmtests_extract - fill the initialised dumps @before and @after with the lines that follow
  * "file start :: /proc/vmstat" and "file end :: /proc/vmstat", and *@elapsed with the %e
- * field of the "time ::" line (NAN when there is none).  Only the first benchmark of the file
- * is read.  Bad lines are reported with their line number in the whole file.
+ * field of the "time ::" line (NAN when there is none or it is unreadable; a 0.00 is kept as
+ * 0 and reported, since no rate follows from it).  Only the first benchmark of the file is
+ * read.  Bad lines are reported with their line number in the whole file.
  * Returns 0, -ENOMEM, or -EBADMSG when either dump is missing or empty.
  */
 int mmtests_extract(const char *buf, size_t len, const char *path, struct vm_dump *before,
