@@ -68,6 +68,14 @@ expect 2 'is a directory' "$bin" compare "a=$tmp,$data/vmstat-4.7-after"
 expect 0 'Node 0' "$bin" zoneinfo /proc/zoneinfo
 expect 0 'node,zone,free' "$bin" zoneinfo --csv "$data/zoneinfo-4.7"
 expect 2 'vmstat dump' "$bin" zoneinfo "$data/vmstat-4.8-after"
+# ... and with that one message only, not a warning per line of the dump first.
+"$bin" zoneinfo "$data/vmstat-4.8-after" 2>"$tmp/err" >/dev/null
+if [ "$(wc -l <"$tmp/err")" -eq 1 ]; then
+	echo "ok: zoneinfo on a vmstat dump says so once"
+else
+	echo "not ok: zoneinfo on a vmstat dump: $(wc -l <"$tmp/err") lines on stderr"
+	head -3 "$tmp/err"; fails=$((fails + 1))
+fi
 expect 2 'binary file' "$bin" zoneinfo "$tmp/binary"
 expect 0 '@sample,2,' "$bin" watch --csv --interval 0 --count 2 /proc/vmstat
 expect 0 'sample 1 at' "$bin" watch --interval 0 --count 1

@@ -62,10 +62,13 @@ int cli_load_zoneinfo(struct zoneinfo *zi, const char *path)
 		err = zoneinfo_load(zi, path, &cli_diag);
 	if (err)
 		zoneinfo_fini(zi);
+	if (err == -EMEDIUMTYPE)
+		return cli_error(
+		    "%s: not a zoneinfo file: it does not open with 'Node N, zone NAME' "
+		    "(a vmstat dump? use 'nlru-vmstat show')",
+		    path);
 	if (err == -EBADMSG)
-		return cli_error("%s: no 'Node N, zone NAME' block found (a vmstat dump? use "
-				 "'nlru-vmstat show')",
-				 path);
+		return cli_error("%s: no 'Node N, zone NAME' block found", path);
 	if (err)
 		return cli_error("%s: %s", path, input_strerror(err));
 	return 0;

@@ -284,16 +284,6 @@ int dump_parse(struct vm_dump *d, const char *buf, size_t len, const struct vm_d
 	return 0;
 }
 
-/* /proc/zoneinfo opens with "Node 0, zone"; its indented lines would parse as counters. */
-static int looks_like_zoneinfo(const char *buf, size_t len)
-{
-	while (len && (*buf == ' ' || *buf == '\n' || *buf == '\t')) {
-		buf++;
-		len--;
-	}
-	return len >= 5 && memcmp(buf, "Node ", 5) == 0;
-}
-
 int dump_load(struct vm_dump *d, const char *path, const struct vm_diag *diag)
 {
 	char *buf;
@@ -302,7 +292,8 @@ int dump_load(struct vm_dump *d, const char *path, const struct vm_diag *diag)
 
 	if (err)
 		return err;
-	if (looks_like_zoneinfo(buf, len)) {
+	/* A zoneinfo file's indented "name value" lines would parse as counters. */
+	if (input_is_zoneinfo(buf, len)) {
 		free(buf);
 		return -EMEDIUMTYPE;
 	}

@@ -2,7 +2,8 @@
  * input - whole-file reads for the tool.  /proc files report size 0 to stat(), so the size is
  * never trusted: the file is read until EOF into a growing buffer.
  *
- * Does not parse anything; dump.c and zoneinfo.c do.
+ * Does not parse anything (it only tells a zoneinfo file by its first word); dump.c and
+ * zoneinfo.c do.
  */
 #include "input.h"
 
@@ -104,6 +105,15 @@ int input_read(const char *path, char **buf, size_t *len)
 		*len = 0;
 	}
 	return err;
+}
+
+int input_is_zoneinfo(const char *buf, size_t len)
+{
+	while (len && (*buf == ' ' || *buf == '\n' || *buf == '\t' || *buf == '\r')) {
+		buf++;
+		len--;
+	}
+	return len >= 5 && memcmp(buf, "Node ", 5) == 0;
 }
 
 const char *input_strerror(int err)

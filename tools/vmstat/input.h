@@ -28,6 +28,13 @@ int input_is_binary(const char *buf, size_t len);
  */
 const char *input_next_line(const char *buf, size_t len, size_t *pos, size_t *line_len);
 
+/*
+ * input_is_zoneinfo - does @buf open, after blanks and newlines, with "Node " as
+ * /proc/zoneinfo's "Node 0, zone ..." does?  The one test by which dump_load refuses a
+ * zoneinfo file and zoneinfo_load refuses anything else, before either parses a line.
+ */
+int input_is_zoneinfo(const char *buf, size_t len);
+
 /* input_strerror - a message for the codes above ("is a directory", "empty file", ...). */
 const char *input_strerror(int err);
 

@@ -288,6 +288,12 @@ int zoneinfo_load(struct zoneinfo *zi, const char *path, const struct vm_diag *d
 
 	if (err)
 		return err;
+	/* Refused up front, as dump_load refuses a zoneinfo: a line-by-line parse of a vmstat
+	 * dump would warn about every one of its lines before finding no zone. */
+	if (!input_is_zoneinfo(buf, len)) {
+		free(buf);
+		return -EMEDIUMTYPE;
+	}
 	err = zoneinfo_parse(zi, buf, len, diag);
 	free(buf);
 	if (!err && zi->nr_zones == 0)

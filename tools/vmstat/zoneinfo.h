@@ -50,7 +50,11 @@ void zoneinfo_fini(struct zoneinfo *zi);
  */
 int zoneinfo_parse(struct zoneinfo *zi, const char *buf, size_t len, const struct vm_diag *diag);
 
-/* zoneinfo_load - read and parse @path; the input_read() errors, or -EBADMSG with no zone. */
+/*
+ * zoneinfo_load - read and parse @path.  Returns 0; the input_read() errors; -EMEDIUMTYPE,
+ * before any line is parsed, when the file does not open with "Node " (a vmstat dump, say);
+ * or -EBADMSG when it holds no zone.
+ */
 int zoneinfo_load(struct zoneinfo *zi, const char *path, const struct vm_diag *diag);
 
 /*
