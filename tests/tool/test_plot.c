@@ -168,6 +168,50 @@ Test(plot, counters_data_and_script)
 	scratch_remove(dir, (const char *const[]){"it's.dat", "it's.gp", NULL});
 }
 
+/*
+ * pgscan_kswapd is missing from sample 1 (an empty value, as watch records it) and back at
+ * sample 2 having grown by 300 over the 4 s since sample 0: '?' at 1, 300/4 = 75/s at 2, never
+ * 300 put on the 2 s of one interval (150/s).  nr_free_pages is missing from sample 2 only.
+ */
+Test(plot, a_counter_missing_from_a_sample_gets_its_rate_over_the_gap)
+{
+	static const char rec_text[] = "time,name,value,delta\n"
+				       "0.000,@sample,0,\n"
+				       "0.000,pgscan_kswapd,100,\n"
+				       "0.000,nr_free_pages,5000,\n"
+				       "2.000,@sample,1,\n"
+				       "2.000,pgscan_kswapd,,\n"
+				       "4.000,@sample,2,\n"
+				       "4.000,pgscan_kswapd,400,300\n"
+				       "4.000,nr_free_pages,,\n"
+				       "6.000,@sample,3,\n";
+	struct diag_log log;
+	struct vm_diag diag = diag_for(&log);
+	char dir[64], prefix[128], path[160];
+	struct plot_rec rec;
+	uint32_t sel[PLOT_MAX_SERIES];
+	char *dat;
+
+	memset(&rec, 0, sizeof(rec));
+	cr_assert_eq(plot_rec_parse(&rec, rec_text, strlen(rec_text), "r", &diag), 0);
+	cr_expect_eq(log.count, 0, "an empty value is no malformed row:\n%s", log.text);
+	cr_assert_eq(plot_rec_select(&rec, NULL, sel, NULL), 1, "only pgscan_kswapd changed");
+	sel[1] = 1; /* nr_free_pages */
+	scratch_dir(dir);
+	snprintf(prefix, sizeof(prefix), "%s/gap", dir);
+	cr_assert_eq(plot_counters_write(&rec, sel, 2, prefix, PLOT_PNG), 0);
+	snprintf(path, sizeof(path), "%s.dat", prefix);
+	dat = slurp(path);
+	cr_expect_str_eq(dat, "# time pgscan_kswapd nr_free_pages\n"
+			      "0.000 ? 5000\n"
+			      "2.000 ? 5000\n"
+			      "4.000 75.000 ?\n"
+			      "6.000 0.000 5000\n");
+	free(dat);
+	plot_rec_fini(&rec);
+	scratch_remove(dir, (const char *const[]){"gap.dat", "gap.gp", NULL});
+}
+
 Test(plot, recording_errors)
 {
 	static const char bad[] = "time,name,value,delta\n"

@@ -183,6 +183,40 @@ Test(watch, big_event_counters_print_unsigned)
 	}
 }
 
+/*
+ * pgfault is missing from sample 1 and back at sample 2, 30 higher: its change counts from the
+ * last value read (10), over the 2 s since; it is not "new".  The machine formats record the
+ * gap so that plot can place the change.
+ */
+Test(watch, a_counter_missing_for_a_sample_counts_from_its_last_value)
+{
+	static const char *const next[] = {"nr_free_pages 5\n", "pgfault 40\nnr_free_pages 5\n",
+					   NULL};
+	static const char first[] = "pgfault 10\nnr_free_pages 5\n";
+	static const char *const want[][2] = {
+	    {"sample 1 at 1.000 s (+1.000 s):\n  (no change)\n",
+	     "sample 2 at 2.000 s (+1.000 s):\n  pgfault                                  "
+	     "         +30           15.0/s over 2.000 s\n"},
+	    {"{\"sample\":1,\"time\":1.000,\"counters\":"
+	     "{\"pgfault\":{\"value\":null,\"delta\":null}}}",
+	     "{\"sample\":2,\"time\":2.000,\"counters\":"
+	     "{\"pgfault\":{\"value\":40,\"delta\":30}}}"},
+	    {"1.000,@sample,1,\n1.000,pgfault,,\n", "2.000,@sample,2,\n2.000,pgfault,40,30\n"},
+	};
+
+	for (int fmt = OUT_TEXT; fmt <= OUT_CSV; fmt++) {
+		struct capture cap;
+		char dir[64];
+		const char *out = run_script((enum out_fmt)fmt, 2, dir, &cap, first, next);
+
+		for (int k = 0; k < 2; k++)
+			cr_expect_not_null(strstr(out, want[fmt][k]), "format %d:\n%s", fmt, out);
+		cr_expect_null(strstr(out, "new"), "format %d:\n%s", fmt, out);
+		free(cap.buf);
+		scratch_remove(dir, (const char *const[]){"stats", NULL});
+	}
+}
+
 Test(watch, a_vanished_source_is_an_error)
 {
 	struct watch_opts o = {"/nonexistent/nlru-stats", 0, 1, OUT_TEXT, NULL, NULL, NULL, NULL};

@@ -121,42 +121,68 @@ static void counters_script(FILE *f, const struct plot_rec *r, const uint32_t *s
 	}
 }
 
-/* One .dat row per sample: carried-forward values, events as a rate over the interval. */
+/* One series of the chart: the last value read, and when. */
+struct series {
+	int ev;       /* an event counter: drawn as a rate */
+	int seen;     /* a value has been read */
+	int64_t last; /* that value */
+	double when;  /* its sample time */
+};
+
+/* The rows of sample @k (from *@c on) that name a drawn counter, by series; NULL if none. */
+static void sample_rows(const struct plot_rec *r, size_t k, size_t *c, const uint32_t *sel,
+			int nsel, const struct plot_change **row)
+{
+	for (int j = 0; j < nsel; j++)
+		row[j] = NULL;
+	for (; *c < r->nr_ch && r->ch[*c].sample == k; (*c)++)
+		for (int j = 0; j < nsel; j++)
+			if (sel[j] == r->ch[*c].counter)
+				row[j] = &r->ch[*c];
+}
+
+/*
+ * One cell at time @t.  No row: the value is unchanged.  A missing row: '?', and the last value
+ * stays, so the next rate covers the whole gap; the change is never put on one interval.
+ */
+static void series_cell(FILE *f, struct series *s, const struct plot_change *row, double t)
+{
+	int64_t v = row ? row->value : s->last;
+
+	if ((row && row->missing) || (!row && !s->seen)) {
+		fputs(" ?", f);
+		return;
+	}
+	if (!s->ev)
+		fprintf(f, " %lld", (long long)v);
+	else if (s->seen && t > s->when)
+		fprintf(f, " %.3f", wrap_change(1, s->last, v) / (t - s->when));
+	else
+		fputs(" ?", f);
+	*s = (struct series){s->ev, 1, v, t};
+}
+
+/* One .dat row per sample: state values, events as a rate since the last value read. */
 static void counters_data(FILE *f, const struct plot_rec *r, const uint32_t *sel, int nsel)
 {
-	int64_t cur[PLOT_MAX_SERIES] = {0}, prev[PLOT_MAX_SERIES] = {0};
-	int have[PLOT_MAX_SERIES] = {0}, had[PLOT_MAX_SERIES] = {0};
+	struct series s[PLOT_MAX_SERIES];
+	const struct plot_change *row[PLOT_MAX_SERIES];
 	size_t c = 0;
 
 	fputs("# time", f);
-	for (int j = 0; j < nsel; j++)
+	for (int j = 0; j < nsel; j++) {
+		struct name_info ni;
+
+		names_lookup(r->names.v[sel[j]].name, &ni);
+		s[j] = (struct series){ni.kind == VM_EVENT, 0, 0, 0.0};
 		fprintf(f, " %s", r->names.v[sel[j]].name);
+	}
 	fputc('\n', f);
 	for (size_t k = 0; k < r->nr_samples; k++) {
-		double dt = k ? r->times[k] - r->times[k - 1] : 0;
-
-		for (int j = 0; j < nsel; j++) {
-			prev[j] = cur[j];
-			had[j] = have[j];
-		}
-		for (; c < r->nr_ch && r->ch[c].sample == k; c++)
-			for (int j = 0; j < nsel; j++)
-				if (sel[j] == r->ch[c].counter) {
-					cur[j] = r->ch[c].value;
-					have[j] = 1;
-				}
+		sample_rows(r, k, &c, sel, nsel, row);
 		fprintf(f, "%.3f", r->times[k]);
-		for (int j = 0; j < nsel; j++) {
-			struct name_info ni;
-
-			names_lookup(r->names.v[sel[j]].name, &ni);
-			if (!have[j] || (ni.kind == VM_EVENT && (!had[j] || dt <= 0)))
-				fputs(" ?", f);
-			else if (ni.kind == VM_EVENT)
-				fprintf(f, " %.3f", (double)wrap_sub(cur[j], prev[j]) / dt);
-			else
-				fprintf(f, " %lld", (long long)cur[j]);
-		}
+		for (int j = 0; j < nsel; j++)
+			series_cell(f, &s[j], row[j], r->times[k]);
 		fputc('\n', f);
 	}
 }

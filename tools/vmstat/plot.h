@@ -22,6 +22,7 @@ enum plot_fmt { PLOT_PNG = 1, PLOT_SVG = 2, PLOT_BOTH = 3 };
 struct plot_change {
 	uint32_t sample, counter; /* indexes into times[] and names */
 	int64_t value;
+	int missing; /* the counter was not in this sample (an empty value field); no value */
 };
 
 struct plot_rec {
@@ -53,7 +54,10 @@ int plot_rec_select(const struct plot_rec *r, const char *const *want, uint32_t 
 
 /*
  * plot_counters_write - PREFIX.dat (time, then one column per counter: a rate per second for
- * events, the value for state counters) and PREFIX.gp.  0 or -errno of the writes.
+ * events, the value for state counters) and PREFIX.gp.  An event's rate is taken from the
+ * last value read, over the time since, so a counter missing from some samples ('?' there)
+ * gets the change of the whole gap spread over the gap, not put on one interval.
+ * 0 or -errno of the writes.
  */
 int plot_counters_write(const struct plot_rec *r, const uint32_t *sel, int nsel, const char *prefix,
 			enum plot_fmt fmt);

@@ -1,7 +1,8 @@
 /*
  * plot_rec - decoding of a `watch --csv` recording: "time,name,value,delta" rows, each sample
  * opened by a "@sample" row, the first sample complete and later ones holding only the
- * counters that changed.  Values are carried forward between the rows that mention them.
+ * counters that changed, or, with an empty value, those missing from the sample.  Values are
+ * carried forward between the rows that mention them.
  */
 #include <errno.h>
 #include <math.h>
@@ -42,7 +43,7 @@ static int add_sample(struct plot_rec *r, double t)
 	return 0;
 }
 
-static int add_change(struct plot_rec *r, const char *name, size_t nlen, int64_t value)
+static int add_change(struct plot_rec *r, const char *name, size_t nlen, int64_t value, int missing)
 {
 	char tmp[DUMP_NAME_MAX + 1];
 	int64_t idx;
@@ -66,7 +67,7 @@ static int add_change(struct plot_rec *r, const char *name, size_t nlen, int64_t
 		r->cap_ch = ncap;
 	}
 	r->ch[r->nr_ch++] =
-	    (struct plot_change){(uint32_t)(r->nr_samples - 1), (uint32_t)idx, value};
+	    (struct plot_change){(uint32_t)(r->nr_samples - 1), (uint32_t)idx, value, missing};
 	return 0;
 }
 
@@ -109,15 +110,16 @@ static int parse_row(struct plot_rec *r, const char *s, size_t len, const char *
 	const char *ft, *fn, *fv, *why = "bad value";
 	size_t lt, ln, lv;
 	double t;
-	int64_t v;
+	int64_t v = 0;
 
 	if (len && s[len - 1] == '\r')
 		len--;
 	if (len == 0 || (line == 1 && len >= 5 && memcmp(s, "time,", 5) == 0))
 		return 0;
+	/* An empty value is a counter missing from that sample (watch.c). */
 	if (field(s, len, 0, &ft, &lt) || field(s, len, 1, &fn, &ln) ||
 	    field(s, len, 2, &fv, &lv) || parse_time(ft, lt, &t) || ln == 0 || ln > DUMP_NAME_MAX ||
-	    dump_parse_value(fv, lv, &v, &why)) {
+	    (lv && dump_parse_value(fv, lv, &v, &why))) {
 		bad_row(r, path, line, diag, "expected 'time,name,value,delta'");
 		return 0;
 	}
@@ -128,7 +130,7 @@ static int parse_row(struct plot_rec *r, const char *s, size_t len, const char *
 			"counter row before the first " WATCH_SAMPLE_MARK " row");
 		return 0;
 	}
-	return add_change(r, fn, ln, v);
+	return add_change(r, fn, ln, v, lv == 0);
 }
 
 int plot_rec_parse(struct plot_rec *r, const char *buf, size_t len, const char *path,
@@ -154,7 +156,7 @@ static unsigned char *changed_map(const struct plot_rec *r)
 	if (!chg)
 		return NULL;
 	for (size_t i = 0; i < r->nr_ch; i++)
-		if (r->ch[i].sample > 0)
+		if (r->ch[i].sample > 0 && !r->ch[i].missing)
 			chg[r->ch[i].counter] = 1;
 	return chg;
 }

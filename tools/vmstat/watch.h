@@ -32,14 +32,6 @@ struct watch_opts {
 };
 
 /*
- * watch_emit - print sample @nr (taken @t seconds after the first) against @prev, the sample
- * before it (NULL for the first, which is printed in full in JSON and CSV and as a header in
- * text).
- */
-void watch_emit(const struct vm_dump *prev, const struct vm_dump *cur, long nr, double t, double dt,
-		enum out_fmt fmt, FILE *f);
-
-/*
  * watch_run - sample until o->count intervals are reported or *o->stop is set.  Returns 0,
  * -EIO when @f can no longer be written (ferror(@f) is then set), or the error of reading the
  * source (dump_load's codes).
