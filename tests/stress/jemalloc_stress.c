@@ -8,6 +8,7 @@
  */
 #include <jemalloc/jemalloc.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,7 +22,7 @@
 #define HOG_PAGES 6144 /* 1.5 times the engine */
 
 static atomic_long errors, failed_allocs;
-static atomic_bool done;
+static atomic_bool done, hog_filled;
 
 struct worker {
 	int flags; /* MALLOCX_ARENA(arena) | MALLOCX_TCACHE_NONE */
@@ -43,6 +44,11 @@ static void *worker_main(void *arg)
 	unsigned char *obj[SLOTS] = {0};
 	size_t size[SLOTS] = {0};
 
+	/* Only once the hog holds the engine full do the arena's extents meet reclaim: started
+	 * sooner, the workers could finish before the hog (slow to start under TSan) got going,
+	 * and nothing would purge. */
+	while (!atomic_load(&hog_filled))
+		sched_yield();
 	for (long op = 0; op < w->ops; op++) {
 		int s = rand_r(&w->seed) % SLOTS;
 
@@ -77,6 +83,8 @@ static void *hog_main(void *arg)
 			*(size_t *)page = i;
 			nlru_region_unpin(region, i);
 		}
+		if (round + 1 == HOG_PAGES)
+			atomic_store(&hog_filled, true);
 	}
 	return NULL;
 }
