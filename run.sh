@@ -2,7 +2,8 @@
 # The main job of nodelru: installs missing Debian packages, builds into build/, then runs the
 # mmtests benchmarks pagealloc and stutter on the engine in zone mode (Linux 4.7) and node
 # mode (Linux 4.8), prints mmtests' comparison tables (zone mode the baseline) with the vmstat
-# summary under each, and keeps everything in a results folder.  A few minutes on 2 cores.
+# summary under each, and keeps everything in a results folder.  About a minute and a half
+# on 2 cores.
 # Safe to run again; needs no terminal.  ./run.sh --help lists the options; the former main
 # job (nlru-workload: allocation, swap and page cache workloads, verified) is ./run.sh --workload.
 set -euo pipefail

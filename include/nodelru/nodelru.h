@@ -179,7 +179,8 @@ struct nlru_engine;
  * allocator.
  * Errors: -EINVAL for a bad config (a size or version this library does not know, unparsable
  * topology, zone layout that does not add up, a node smaller than its minimum, out-of-range
- * tunable), -ENOMEM when memory cannot be mapped.
+ * tunable), -ENOMEM when memory cannot be mapped, and the system's -errno when the swap file
+ * cannot be created, opened or sized (-ENOENT for a swap_path in a missing directory).
  */
 NLRU_API int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out);
 
@@ -357,7 +358,8 @@ NLRU_API int nlru_file_open(struct nlru_engine *eng, const char *path, int flags
 /*
  * pread(2) / pwrite(2) through the cache: any offset and length.  Return the bytes moved
  * (short at end of file for reads), or -errno: -ENOMEM when no page could be had, -EIO when
- * reading the file failed, -EBADF writing a file opened read-only, -EFBIG writing past
+ * reading the file failed, -EBADF reading a file opened write-only or writing one opened
+ * read-only, -EFBIG writing past
  * 16 TiB, the largest file the cache holds, -EINVAL.
  * May reclaim in the calling thread.  A writer over the dirty limit pauses until the flusher
  * brings the engine back under it (with no flusher, it writes back pages of its file itself).

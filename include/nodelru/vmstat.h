@@ -65,7 +65,8 @@ NLRU_API int nlru_vmstat_read(struct nlru_engine *eng, struct nlru_vmstat *snap)
 /*
  * nlru_vmstat_get - look a counter up by its /proc/vmstat name in @snap ("pgalloc_normal",
  * "nr_free_pages").  A per-zone event also answers to its name without the zone, as the sum
- * over zones: 4.8's "pgscan_kswapd", 4.7's "allocstall".  Returns 0, or -ENOENT.
+ * over zones: 4.8's "pgscan_kswapd", 4.7's "allocstall".  Returns 0, -ENOENT, or -EINVAL for a
+ * NULL argument.
  */
 NLRU_API int nlru_vmstat_get(const struct nlru_vmstat *snap, const char *name, int64_t *value);
 
