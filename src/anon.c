@@ -23,10 +23,16 @@
 #include "swap.h"
 #include "vmstat.h"
 
-/* A slot: 0 none; tag 1: a resident page (node, pfn); tag 2: a swap slot. */
+/*
+ * A slot: 0 none; tag 1: a resident page (node, pfn); tag 2: a swap slot, with the swap-out's
+ * generation in bits 34-63.  The generation tells two swap copies of a page in the same swap
+ * slot apart: a fault that read the first, and lost the race to install it, must not take a
+ * later copy's slot for its own (the page swapped in, rewritten and swapped out again).
+ */
 #define SLOT_TAG_MASK 3ull
 #define SLOT_PAGE 1ull
 #define SLOT_SWAP 2ull
+#define SWAP_GEN_SHIFT 34
 
 struct nlru_region {
 	struct owner_head owner; /* OWNER_REGION; owner.id is page->mapping of its pages */
@@ -35,8 +41,19 @@ struct nlru_region {
 	size_t nr_pages;
 	struct spinlock lock; /* protects slots, pinned, and page->private of its pages */
 	long pinned;          /* pins outstanding over all pages */
+	uint64_t swap_gen;    /* swap-outs so far: the generation of the next swap slot value */
 	uint64_t *slots;
 };
+
+static uint64_t make_swap_slot(struct nlru_region *region, uint32_t slot)
+{
+	return (++region->swap_gen << SWAP_GEN_SHIFT) | ((uint64_t)slot << 2) | SLOT_SWAP;
+}
+
+static uint32_t swap_slot_of(uint64_t v)
+{
+	return (uint32_t)(v >> 2);
+}
 
 static uint64_t make_page_slot(const struct page *page, uint32_t pfn)
 {
@@ -96,7 +113,7 @@ static void release_slot(struct nlru_region *region, size_t i)
 	uint64_t v = region->slots[i];
 
 	if ((v & SLOT_TAG_MASK) == SLOT_SWAP) {
-		swap_slot_free(eng->swap, (uint32_t)(v >> 2));
+		swap_slot_free(eng->swap, swap_slot_of(v));
 	} else if ((v & SLOT_TAG_MASK) == SLOT_PAGE) {
 		struct page *page = slot_page(eng, v);
 
@@ -162,10 +179,10 @@ static int fault_fill(struct nlru_engine *eng, uint64_t v, void *data)
 		memset(data, 0, PAGE_SIZE);
 		return 0;
 	}
-	r = swap_readpage(eng, (uint32_t)(v >> 2), data);
+	r = swap_readpage(eng, swap_slot_of(v), data);
 	if (r)
 		log_err(&eng->log, "swap-in of slot %u failed: %s (the data stays in swap)",
-			(uint32_t)(v >> 2), strerror(-r));
+			swap_slot_of(v), strerror(-r));
 	return r;
 }
 
@@ -189,8 +206,12 @@ static bool fault_install(struct nlru_region *region, size_t index, uint64_t v,
 	region->pinned++;
 	mod_page_node_state(pgdat, page, NLRU_NR_ANON_MAPPED, 1);
 	if ((v & SLOT_TAG_MASK) == SLOT_SWAP) {
-		swap_slot_free(eng->swap, (uint32_t)(v >> 2));
+		swap_slot_free(eng->swap, swap_slot_of(v));
 		count_vm_event(eng, NLRU_PGMAJFAULT);
+		/* Counted here, not at the read: a read that lost the race to install is no
+		 * swap-in. */
+		count_vm_event(eng, NLRU_PSWPIN);
+		count_vm_events(eng, NLRU_PGPGIN, PAGE_SIZE / 1024);
 	}
 	(void)flags;
 	return true;
@@ -226,6 +247,16 @@ static int fault_in(struct nlru_region *region, size_t index, uint64_t v, unsign
 	return 0;
 }
 
+long region_swap_slot(struct nlru_region *region, size_t index)
+{
+	uint64_t v;
+
+	spin_lock(&region->lock);
+	v = region->slots[index];
+	spin_unlock(&region->lock);
+	return (v & SLOT_TAG_MASK) == SLOT_SWAP ? (long)swap_slot_of(v) : -1;
+}
+
 static bool bad_index(struct nlru_region *region, size_t index)
 {
 	if (index < region->nr_pages)
@@ -239,8 +270,13 @@ int nlru_region_pin(struct nlru_region *region, size_t index, unsigned int flags
 {
 	int r;
 
-	if (!region || !addr || (flags & ~NLRU_PIN_WRITE) || bad_index(region, index))
+	if (!region || !addr || bad_index(region, index))
 		return -EINVAL;
+	if (flags & ~NLRU_PIN_WRITE) {
+		log_err(&region->eng->log, "region: pin of page %zu with unknown flags %#x", index,
+			flags);
+		return -EINVAL;
+	}
 	for (;;) {
 		uint64_t v;
 
@@ -370,7 +406,7 @@ static void swapped_out(struct nlru_region *region, struct page *page, uint32_t 
 {
 	struct nlru_engine *eng = region->eng;
 
-	region->slots[page->index] = ((uint64_t)slot << 2) | SLOT_SWAP;
+	region->slots[page->index] = make_swap_slot(region, slot);
 	anon_end_writeback(eng, page, true);
 	page_clear(page, PG_dirty);
 	page_clear(page, PG_swapbacked);

@@ -10,6 +10,8 @@
 
 /* The engine a region belongs to. */
 struct nlru_engine *region_engine(const struct nlru_region *region);
+/* Test hook: the swap slot holding page @index, or -1 when the page is not in swap. */
+long region_swap_slot(struct nlru_region *region, size_t index);
 
 /* page_referenced() for an anon page: test and clear its young bit. */
 int anon_page_referenced(struct page *page);

@@ -25,6 +25,8 @@ struct swap_device {
 	uint32_t cursor;      /* next-fit start */
 	_Atomic long nr_free;
 	struct fault_injection inject; /* test hook */
+	void (*read_hook)(void *arg, uint32_t slot); /* test hook: a page was read from @slot */
+	void *read_hook_arg;
 };
 
 static int open_swap_file(const char *path, const struct nlru_log *log, int *fd)
@@ -181,13 +183,20 @@ int swap_writepage(struct nlru_engine *eng, uint32_t slot, const void *data)
 	return 0;
 }
 
+void swap_set_read_hook(struct swap_device *swap, void (*hook)(void *arg, uint32_t slot),
+			void *arg)
+{
+	swap->read_hook_arg = arg;
+	swap->read_hook = hook;
+}
+
 int swap_readpage(struct nlru_engine *eng, uint32_t slot, void *data)
 {
 	ssize_t n = pread(eng->swap->fd, data, PAGE_SIZE, (off_t)slot << PAGE_SHIFT);
 
 	if (n != (ssize_t)PAGE_SIZE)
 		return n < 0 ? -errno : -EIO;
-	count_vm_event(eng, NLRU_PSWPIN);
-	count_vm_events(eng, NLRU_PGPGIN, PAGE_SIZE / 1024);
+	if (eng->swap->read_hook)
+		eng->swap->read_hook(eng->swap->read_hook_arg, slot);
 	return 0;
 }

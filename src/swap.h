@@ -29,11 +29,17 @@ long total_swap_pages(const struct nlru_engine *eng);
 int swap_slot_alloc(struct swap_device *swap, uint32_t *slot);
 void swap_slot_free(struct swap_device *swap, uint32_t slot);
 
-/* Write / read one page; 0 or -errno (a short transfer is -EIO).  Count pswp and pgpg. */
+/*
+ * Write / read one page; 0 or -errno (a short transfer is -EIO).  A write counts pswpout and
+ * pgpgout; a read counts nothing, its page being counted when it is installed (anon.c).
+ */
 int swap_writepage(struct nlru_engine *eng, uint32_t slot, const void *data);
 int swap_readpage(struct nlru_engine *eng, uint32_t slot, void *data);
 
 /* Test hook: fail the next @count writes with @err (EIO, ENOSPC, ...). */
 void swap_inject_write_errors(struct swap_device *swap, int err, int count);
+/* Test hook: call @hook after each successful read, before the page is installed. */
+void swap_set_read_hook(struct swap_device *swap, void (*hook)(void *arg, uint32_t slot),
+			void *arg);
 
 #endif /* NODELRU_SWAP_H */

@@ -275,7 +275,8 @@ struct nlru_region;
 /*
  * nlru_region_create - a region of @pages pages whose memory comes preferably from node @nid
  * (NLRU_NUMA_NO_NODE: the node of the CPU that first touches each page).  No memory is used
- * until pages are pinned.  -EINVAL for 0 pages or a bad node, -ENOMEM.
+ * until pages are pinned.  -EINVAL for 0 pages, more than 2^32 - 1 pages or a bad node,
+ * -ENOMEM.
  */
 NLRU_API int nlru_region_create(struct nlru_engine *eng, size_t pages, int nid,
 				struct nlru_region **out);

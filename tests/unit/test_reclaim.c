@@ -5,7 +5,10 @@
  */
 #include <criterion/criterion.h>
 #include <pthread.h>
+#include <semaphore.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "anon.h"
 #include "gfp.h"
@@ -492,5 +495,105 @@ Test(reclaim, swap_out_counts_as_writeback)
 	cr_expect_eq(vmstat_value(eng, "nr_zone_write_pending"), 0);
 	check_lru_invariants(eng, true);
 	cr_assert_eq(nlru_region_destroy(r), 0);
+	destroy_engine(eng);
+}
+
+#define HOG_PAGES 2560 /* more than the engine's 2048 */
+
+/*
+ * Page 0 of @region out to swap, by writing every page of @hog after it: it is the oldest
+ * anonymous page, the first reclaim takes.
+ */
+static void swap_out_page0(struct nlru_engine *eng, struct nlru_region *region,
+			   struct nlru_region *hog)
+{
+	for (size_t i = 0; i < HOG_PAGES && region_swap_slot(region, 0) < 0; i++) {
+		char *p;
+
+		cr_assert_eq(nlru_region_pin(hog, i, NLRU_PIN_WRITE, (void **)&p), 0);
+		p[0] = 1;
+		cr_assert_eq(nlru_region_unpin(hog, i), 0);
+	}
+	cr_assert_geq(region_swap_slot(region, 0), 0, "page 0 went to swap");
+}
+
+struct held_read {
+	sem_t done, resume;
+	atomic_int armed; /* the next read is held until resume */
+	char seen[8];     /* what the held reader's pin found */
+	struct nlru_region *region;
+};
+
+static void hold_armed_read(void *arg, uint32_t slot)
+{
+	struct held_read *h = arg;
+
+	if (atomic_exchange(&h->armed, 0)) {
+		sem_post(&h->done);
+		sem_wait(&h->resume);
+	}
+}
+
+static void *held_reader(void *arg)
+{
+	struct held_read *h = arg;
+	char *p;
+
+	cr_assert_eq(nlru_region_pin(h->region, 0, 0, (void **)&p), 0);
+	memcpy(h->seen, p, sizeof(h->seen));
+	cr_assert_eq(nlru_region_unpin(h->region, 0), 0);
+	return NULL;
+}
+
+/*
+ * A swap-in that read the page, then lost the race to install it, must not install it after
+ * the page came back, was rewritten and went out again to the same swap slot.  Each
+ * swap-out gives the slot value a new generation, so the late reader reads again.  The slot
+ * is reused here for certain: page 0 goes out first both times, the hog's slots freed in
+ * between, and the swap file hands out its first free slot.
+ */
+Test(reclaim, a_swap_in_that_lost_its_race_never_installs_stale_data)
+{
+	struct nlru_engine *eng = test_swap_engine(8, 16, false);
+	struct held_read h = {.armed = 0};
+	struct nlru_region *hog;
+	pthread_t reader;
+	long slot;
+	char *p;
+
+	sem_init(&h.done, 0, 0);
+	sem_init(&h.resume, 0, 0);
+	cr_assert_eq(nlru_region_create(eng, 1, 0, &h.region), 0);
+	cr_assert_eq(nlru_region_create(eng, HOG_PAGES, 0, &hog), 0);
+	cr_assert_eq(nlru_region_pin(h.region, 0, NLRU_PIN_WRITE, (void **)&p), 0);
+	strcpy(p, "old");
+	cr_assert_eq(nlru_region_unpin(h.region, 0), 0);
+	swap_out_page0(eng, h.region, hog);
+	slot = region_swap_slot(h.region, 0);
+
+	swap_set_read_hook(eng->swap, hold_armed_read, &h);
+	atomic_store(&h.armed, 1);
+	cr_assert_eq(pthread_create(&reader, NULL, held_reader, &h), 0);
+	sem_wait(&h.done); /* the reader has "old" in its fresh page, not yet installed */
+	cr_assert_eq(nlru_region_pin(h.region, 0, NLRU_PIN_WRITE, (void **)&p), 0);
+	cr_expect_str_eq(p, "old");
+	strcpy(p, "new");
+	cr_assert_eq(nlru_region_unpin(h.region, 0), 0);
+	for (size_t i = 0; i < HOG_PAGES; i++)
+		cr_assert_eq(nlru_region_discard(hog, i), 0);
+	swap_out_page0(eng, h.region, hog);
+	cr_assert_eq(region_swap_slot(h.region, 0), slot, "the same swap slot again");
+	sem_post(&h.resume);
+	pthread_join(reader, NULL);
+	swap_set_read_hook(eng->swap, NULL, NULL);
+
+	cr_expect_str_eq(h.seen, "new", "the late reader installed the first swap copy");
+	cr_assert_eq(nlru_region_pin(h.region, 0, 0, (void **)&p), 0);
+	cr_expect_str_eq(p, "new");
+	cr_assert_eq(nlru_region_unpin(h.region, 0), 0);
+	cr_expect_eq(vmstat_value(eng, "pswpin"), vmstat_value(eng, "pgmajfault"),
+		     "a read that lost its race is no swap-in");
+	cr_assert_eq(nlru_region_destroy(hog), 0);
+	cr_assert_eq(nlru_region_destroy(h.region), 0);
 	destroy_engine(eng);
 }
