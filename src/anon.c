@@ -450,9 +450,7 @@ enum anon_pageout_result anon_pageout(struct nlru_engine *eng, struct page *page
 		anon_end_writeback(eng, page, false);
 		spin_unlock(&region->lock);
 		swap_slot_free(eng->swap, slot);
-		count_vm_event(eng, NLRU_SWAP_WRITE_FAIL);
-		log_err(&eng->log, "swap-out failed: %s; the page stays resident and dirty",
-			strerror(-r));
+		swap_write_failed(eng, r);
 		return ANON_KEEP;
 	}
 	swapped_out(region, page, slot);

@@ -8,9 +8,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "inject.h"
@@ -27,7 +30,15 @@ struct swap_device {
 	struct fault_injection inject; /* test hook */
 	void (*read_hook)(void *arg, uint32_t slot); /* test hook: a page was read from @slot */
 	void *read_hook_arg;
+	/* Write errors reported, Linux's printk_ratelimited() (its defaults: 10 every 5 s). */
+	pthread_mutex_t err_lock;
+	uint64_t err_window_ns;
+	int err_logged;
+	long err_dropped;
 };
+
+#define ERR_LOG_BURST 10
+#define ERR_LOG_INTERVAL_NS (5 * 1000000000ull)
 
 static int open_swap_file(const char *path, const struct nlru_log *log, int *fd)
 {
@@ -82,9 +93,11 @@ int swap_open(struct nlru_engine *eng, const char *path, uint64_t pages, struct 
 	if (!swap)
 		return -ENOMEM;
 	swap->nr_slots = (uint32_t)pages;
+	pthread_mutex_init(&swap->err_lock, NULL);
 	swap->map = calloc((pages + 63) / 64 + 1, sizeof(uint64_t));
 	r = swap->map ? open_swap_file(path, &eng->log, &swap->fd) : -ENOMEM;
 	if (r) {
+		pthread_mutex_destroy(&swap->err_lock);
 		free(swap->map);
 		free(swap);
 		return r;
@@ -109,6 +122,7 @@ void swap_close(struct swap_device *swap)
 	if (!swap)
 		return;
 	close(swap->fd);
+	pthread_mutex_destroy(&swap->err_lock);
 	free(swap->map);
 	free(swap);
 }
@@ -188,6 +202,38 @@ void swap_set_read_hook(struct swap_device *swap, void (*hook)(void *arg, uint32
 {
 	swap->read_hook_arg = arg;
 	swap->read_hook = hook;
+}
+
+void swap_write_failed(struct nlru_engine *eng, int err)
+{
+	struct swap_device *swap = eng->swap;
+	struct timespec now;
+	uint64_t ns;
+	long dropped = 0;
+	bool log;
+
+	count_vm_event(eng, NLRU_SWAP_WRITE_FAIL);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ns = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+	pthread_mutex_lock(&swap->err_lock);
+	if (ns - swap->err_window_ns >= ERR_LOG_INTERVAL_NS) {
+		dropped = swap->err_dropped;
+		swap->err_window_ns = ns;
+		swap->err_logged = swap->err_dropped = 0;
+	}
+	log = swap->err_logged < ERR_LOG_BURST;
+	if (log)
+		swap->err_logged++;
+	else
+		swap->err_dropped++;
+	pthread_mutex_unlock(&swap->err_lock);
+	if (dropped)
+		log_err(&eng->log, "swap-out: %ld more failures not logged (nlru_swap_write_fail "
+				   "counts them all)",
+			dropped);
+	if (log)
+		log_err(&eng->log, "swap-out failed: %s; the page stays resident and dirty",
+			strerror(-err));
 }
 
 int swap_readpage(struct nlru_engine *eng, uint32_t slot, void *data)

@@ -36,6 +36,13 @@ void swap_slot_free(struct swap_device *swap, uint32_t slot);
 int swap_writepage(struct nlru_engine *eng, uint32_t slot, const void *data);
 int swap_readpage(struct nlru_engine *eng, uint32_t slot, void *data);
 
+/*
+ * A swap-out's write failed with -@err: count it (nlru_swap_write_fail) and log it, at most
+ * 10 messages every 5 s as Linux's printk_ratelimited(): a device that fails every write
+ * would otherwise log once for each page reclaim tries.
+ */
+void swap_write_failed(struct nlru_engine *eng, int err);
+
 /* Test hook: fail the next @count writes with @err (EIO, ENOSPC, ...). */
 void swap_inject_write_errors(struct swap_device *swap, int err, int count);
 /* Test hook: call @hook after each successful read, before the page is installed. */
