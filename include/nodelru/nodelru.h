@@ -283,7 +283,9 @@ NLRU_API int nlru_region_create(struct nlru_engine *eng, size_t pages, int nid,
 
 /*
  * nlru_region_destroy - free every page and swap slot of the region.  -EBUSY, with nothing
- * freed, while any page is pinned.  May wait for a reclaim pass in progress to finish.
+ * freed, while any page is pinned.  May wait for a reclaim pass in progress to finish.  As
+ * with free(), no other call on the region may run meanwhile or follow (a pin still faulting
+ * its page in is not yet counted as pinned).
  */
 NLRU_API int nlru_region_destroy(struct nlru_region *region);
 
