@@ -68,8 +68,15 @@ struct per_cpu_pages *pcp_lock_local(struct nlru_engine *eng, struct zone *zone,
 		spin_lock(&zone->pageset[*cpu].lock);
 		return &zone->pageset[*cpu];
 	}
-	while (rseq_lock(zone->pageset, LOCK_TOKEN, cpu))
+	while (rseq_lock(zone->pageset, (uint32_t)eng->nr_cpus, LOCK_TOKEN, cpu)) {
+		/* A CPU past the lists (hot-added since the engine was made): CPU 0's list, taken
+		 * as a drain takes another CPU's. */
+		if ((unsigned int)current_cpu() >= (unsigned int)eng->nr_cpus) {
+			*cpu = 0;
+			return pcp_lock_cpu(eng, zone, 0);
+		}
 		wait_for_unlock(&zone->pageset[this_cpu(eng)]);
+	}
 	/* The sequence's store is not an atomic: order the holder's accesses after it. */
 	atomic_thread_fence(memory_order_acquire);
 	return &zone->pageset[*cpu];

@@ -47,7 +47,8 @@ STATIC_ASSERT(offsetof(struct per_cpu_pages, pfns) == 16, "rseq sequences read p
  * The sequences.  Each one publishes its descriptor (start, length, abort handler) in
  * rseq->rseq_cs, then runs from label 1 to the single committing store before label 2.  The
  * abort handler must be preceded by the signature glibc registered (RSEQ_SIG, 0x53053053 on
- * x86), here hidden in a ud1 instruction as the kernel's selftests do.
+ * x86), here hidden in a ud1 instruction as the kernel's selftests do.  A CPU id past the
+ * lists the engine made (@ncpu: a CPU hot-added since) is "busy": the slow path takes over.
  */
 #define RSEQ_CS_BEGIN                                                                              \
 	".pushsection __rseq_cs, \"aw\"\n\t"                                                       \
@@ -60,6 +61,8 @@ STATIC_ASSERT(offsetof(struct per_cpu_pages, pfns) == 16, "rseq sequences read p
 	"movq %%rax, %[rseq_cs]\n\t"                                                               \
 	"1:\n\t"                                                                                   \
 	"movl %[cpu_id], %%eax\n\t"                                                                \
+	"cmpl %[ncpu], %%eax\n\t"                                                                  \
+	"jae %l[busy]\n\t"                                                                         \
 	"shlq $6, %%rax\n\t"                                                                       \
 	"addq %[base], %%rax\n\t"                                                                  \
 	"cmpl $0, (%%rax)\n\t"                                                                     \
@@ -80,7 +83,7 @@ static inline struct rseq *rseq_area(void)
 }
 
 /* pop: count > 0, take pfns[count - 1], commit state - 1 + one allocation. */
-static inline int rseq_pop(struct per_cpu_pages *base, uint32_t *pfn)
+static inline int rseq_pop(struct per_cpu_pages *base, uint32_t ncpu, uint32_t *pfn)
 {
 	struct rseq *rs = rseq_area();
 
@@ -96,7 +99,7 @@ static inline int rseq_pop(struct per_cpu_pages *base, uint32_t *pfn)
 				  "movq %%rcx, 8(%%rax)\n\t" RSEQ_CS_END
 				  :
 				  : [rseq_cs] "m"(rs->rseq_cs), [cpu_id] "m"(rs->cpu_id), [base] "r"(base),
-				    [pfn] "m"(*pfn)
+				    [ncpu] "r"(ncpu), [pfn] "m"(*pfn)
 				  : "memory", "cc", "rax", "rcx", "rdx", "rsi"
 				  : busy);
 	return 0;
@@ -105,7 +108,7 @@ busy:
 }
 
 /* push: count + 1 < high, write pfns[count], commit state + 1. */
-static inline int rseq_push(struct per_cpu_pages *base, uint32_t pfn)
+static inline int rseq_push(struct per_cpu_pages *base, uint32_t ncpu, uint32_t pfn)
 {
 	struct rseq *rs = rseq_area();
 
@@ -121,7 +124,7 @@ static inline int rseq_push(struct per_cpu_pages *base, uint32_t pfn)
 				  "movq %%rcx, 8(%%rax)\n\t" RSEQ_CS_END
 				  :
 				  : [rseq_cs] "m"(rs->rseq_cs), [cpu_id] "m"(rs->cpu_id), [base] "r"(base),
-				    [pfn] "r"(pfn)
+				    [ncpu] "r"(ncpu), [pfn] "r"(pfn)
 				  : "memory", "cc", "rax", "rcx", "rdx", "rsi"
 				  : busy);
 	return 0;
@@ -130,7 +133,7 @@ busy:
 }
 
 /* lock this CPU's list: it is free, commit our token; the CPU is returned in *cpu. */
-static inline int rseq_lock(struct per_cpu_pages *base, int token, int *cpu)
+static inline int rseq_lock(struct per_cpu_pages *base, uint32_t ncpu, int token, int *cpu)
 {
 	struct rseq *rs = rseq_area();
 
@@ -140,7 +143,7 @@ static inline int rseq_lock(struct per_cpu_pages *base, int token, int *cpu)
 				  "movl %[token], (%%rax)\n\t" RSEQ_CS_END
 				  :
 				  : [rseq_cs] "m"(rs->rseq_cs), [cpu_id] "m"(rs->cpu_id), [base] "r"(base),
-				    [token] "r"(token), [cpu] "m"(*cpu)
+				    [ncpu] "r"(ncpu), [token] "r"(token), [cpu] "m"(*cpu)
 				  : "memory", "cc", "rax", "rcx"
 				  : busy);
 	return 0;
@@ -148,17 +151,17 @@ busy:
 	return -EAGAIN;
 }
 #else
-static inline int rseq_pop(struct per_cpu_pages *base, uint32_t *pfn)
+static inline int rseq_pop(struct per_cpu_pages *base, uint32_t ncpu, uint32_t *pfn)
 {
 	return -EAGAIN;
 }
 
-static inline int rseq_push(struct per_cpu_pages *base, uint32_t pfn)
+static inline int rseq_push(struct per_cpu_pages *base, uint32_t ncpu, uint32_t pfn)
 {
 	return -EAGAIN;
 }
 
-static inline int rseq_lock(struct per_cpu_pages *base, int token, int *cpu)
+static inline int rseq_lock(struct per_cpu_pages *base, uint32_t ncpu, int token, int *cpu)
 {
 	return -EAGAIN;
 }
@@ -172,7 +175,7 @@ int pcp_push_locked(struct nlru_engine *eng, struct zone *zone, uint32_t pfn);
 static inline int pcp_pop_fast(struct nlru_engine *eng, struct zone *zone, uint32_t *pfn)
 {
 	if (likely(eng->pcp_rseq))
-		return rseq_pop(zone->pageset, pfn);
+		return rseq_pop(zone->pageset, (uint32_t)eng->nr_cpus, pfn);
 	return pcp_pop_locked(eng, zone, pfn);
 }
 
@@ -180,7 +183,7 @@ static inline int pcp_pop_fast(struct nlru_engine *eng, struct zone *zone, uint3
 static inline int pcp_push_fast(struct nlru_engine *eng, struct zone *zone, uint32_t pfn)
 {
 	if (likely(eng->pcp_rseq))
-		return rseq_push(zone->pageset, pfn);
+		return rseq_push(zone->pageset, (uint32_t)eng->nr_cpus, pfn);
 	return pcp_push_locked(eng, zone, pfn);
 }
 

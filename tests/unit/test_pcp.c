@@ -147,3 +147,35 @@ Test(pcp, a_drain_that_frees_nothing_keeps_the_scan_count)
 			     lruvecs[i] == freed_to ? 0 : 1000, "lruvec %d of %d", i, n);
 	destroy_engine(eng);
 }
+
+/*
+ * A thread on a CPU past the per-CPU lists the engine made (one hot-added since; here the
+ * engine is told it has one CPU and the test runs on CPU 1) must not index past them: the
+ * restartable sequences check the CPU id and the slow path takes CPU 0's list, locked as a
+ * drain locks another CPU's.
+ */
+Test(pcp, a_cpu_past_the_lists_uses_the_first_list)
+{
+	struct nlru_engine *eng = test_engine(64, NULL);
+	struct zone *normal = &NODE_DATA(eng, 0)->node_zones[ZONE_NORMAL];
+	cpu_set_t set;
+	void *pages[200];
+
+	if (!eng->pcp_rseq || eng->nr_cpus < 2)
+		cr_skip_test("needs restartable sequences and two CPUs");
+	CPU_ZERO(&set);
+	CPU_SET(1, &set);
+	cr_assert_eq(sched_setaffinity(0, sizeof(set), &set), 0);
+	eng->nr_cpus = 1; /* CPU 1's list is still there, but must go untouched */
+	for (int round = 0; round < 3; round++) {
+		for (int i = 0; i < 200; i++)
+			cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 0, 0, &pages[i]), 0);
+		for (int i = 0; i < 200; i++)
+			cr_assert_eq(nlru_free_pages(eng, pages[i], 0), 0);
+	}
+	cr_expect_eq(pcp_count(&normal->pageset[1]), 0, "CPU 1's list was used");
+	cr_expect_gt(pcp_count(&normal->pageset[0]), 0, "CPU 0's list was not");
+	eng->nr_cpus = 2;
+	check_pages_accounted(eng, 0);
+	destroy_engine(eng);
+}
