@@ -343,10 +343,16 @@ static void *kswapd_main(void *arg)
 {
 	struct nlru_engine *eng = ((struct kswapd_arg *)arg)->eng;
 	struct pglist_data *pgdat = ((struct kswapd_arg *)arg)->pgdat;
+	int r;
 
 	free(arg);
 	current_flags = PF_MEMALLOC | PF_KSWAPD;
-	topo_bind_thread(eng->topo, pgdat->node_id);
+	r = topo_bind_thread(eng->topo, pgdat->node_id);
+	/* Not fatal: kswapd still reclaims, from whatever CPU the scheduler gives it (the node's
+	 * CPUs may lie outside this process's cpuset). */
+	if (r)
+		log_warn(&eng->log, "kswapd%d: cannot bind to node %d's CPUs: %s; it runs unbound",
+			 pgdat->node_id, pgdat->node_id, strerror(-r));
 	eng->mode->kswapd_loop(eng, pgdat);
 	return NULL;
 }
