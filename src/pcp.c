@@ -87,7 +87,9 @@ static void fence_cpu(struct nlru_engine *eng, int cpu)
 {
 	if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ, MEMBARRIER_CMD_FLAG_CPU, cpu) == 0)
 		return;
-	/* A forked child inherits the engine but not the registration, which is per process. */
+	/* Not registered in this process (older kernels do not carry it over fork): register,
+	 * once, and fence again.  (A forked child may use the engine only as far as any
+	 * multi-threaded library allows: its kswapd and flusher threads are not in the child.) */
 	membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_RSEQ, 0, 0);
 	if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ, MEMBARRIER_CMD_FLAG_CPU, cpu) < 0)
 		log_err(&eng->log, "membarrier(RSEQ) failed on CPU %d: %s; a per-CPU list may "
