@@ -19,6 +19,8 @@
  * valgrind, ThreadSanitizer builds), every access takes the lock with compare-and-swap.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <linux/membarrier.h>
 #include <stddef.h>
@@ -27,9 +29,24 @@
 
 #include "pcp.h"
 
-/* A lock holder's token: any non-zero value unique to the thread. */
-static __thread char lock_token_anchor;
-#define LOCK_TOKEN ((int)(((uintptr_t)&lock_token_anchor >> 4) | 1))
+/*
+ * A lock holder's token: a value no other thread has (a remote locker tells by it whether a
+ * local sequence overwrote its claim).  Handed out in turn, odd from 3 up: never 0 (free),
+ * never 1 (spin_lock()'s value); a thread address cut to 32 bits could repeat.
+ */
+static _Atomic int lock_tokens_given;
+static __thread int lock_token;
+
+static int my_lock_token(void)
+{
+	if (unlikely(!lock_token))
+		lock_token = 2 * (atomic_fetch_add_explicit(&lock_tokens_given, 1,
+							    memory_order_relaxed) %
+				  (INT_MAX / 2 - 1)) +
+			     3;
+	return lock_token;
+}
+#define LOCK_TOKEN my_lock_token()
 
 static int membarrier(int cmd, unsigned int flags, int cpu)
 {
