@@ -69,8 +69,8 @@ static double read_mbs(struct nlru_file *f, const char *path, long mib, char *bu
 	return (double)mib * 1.048576 / t0;
 }
 
-static double copy_engine_mbs(struct nlru_engine *eng, const char *src, const char *dst,
-			      long mib, char *buf)
+static double copy_engine_mbs(struct nlru_engine *eng, const char *src, const char *dst, long mib,
+			      char *buf)
 {
 	struct nlru_file *a, *b;
 	double t0 = now_s();
@@ -90,8 +90,7 @@ static double copy_engine_mbs(struct nlru_engine *eng, const char *src, const ch
 }
 
 /* The same copy with no buffer: each source page pinned and copied into a pinned page. */
-static double copy_pinned_mbs(struct nlru_engine *eng, const char *src, const char *dst,
-			      long mib)
+static double copy_pinned_mbs(struct nlru_engine *eng, const char *src, const char *dst, long mib)
 {
 	struct nlru_file *a, *b;
 	double t0 = now_s();
@@ -253,8 +252,8 @@ static double copy_cp_mbs(const char *src, const char *dst, long mib)
 }
 
 /* --only: one engine copy, @samples times; prints and returns its median, 0 on failure. */
-static double one_copy(const char *which, const char *big, const char *dst, long mib,
-		       int samples, char *buf)
+static double one_copy(const char *which, const char *big, const char *dst, long mib, int samples,
+		       char *buf)
 {
 	struct nlru_engine *eng;
 	struct nlru_config cfg;
@@ -307,7 +306,8 @@ int main(int argc, char **argv)
 	}
 	if (samples < 1 || samples > 32)
 		samples = 5;
-	if (only && strcmp(only, "buffered") && strcmp(only, "pinned") && strcmp(only, "copy_range")) {
+	if (only && strcmp(only, "buffered") && strcmp(only, "pinned") &&
+	    strcmp(only, "copy_range")) {
 		fprintf(stderr, "filecache: --only takes buffered, pinned or copy_range\n");
 		return 2;
 	}
@@ -372,8 +372,8 @@ int main(int argc, char **argv)
 	unlink(big);
 
 	printf("# median of %d samples; files in %s\n", samples, dir);
-	printf("cached read, %3ld MiB   engine %8.0f MB/s   kernel pread %8.0f MB/s   %5.0f%%\n", mib,
-	       median(eng_read, samples), median(kern_read, samples),
+	printf("cached read, %3ld MiB   engine %8.0f MB/s   kernel pread %8.0f MB/s   %5.0f%%\n",
+	       mib, median(eng_read, samples), median(kern_read, samples),
 	       100 * median(eng_read, samples) / median(kern_read, samples));
 	printf("copy, %4ld MiB file    engine %8.0f MB/s   cp           %8.0f MB/s   %5.0f%%"
 	       "  (engine of %ld MiB)\n",

@@ -15,15 +15,15 @@
 #include <nodelru/vmstat.h>
 
 const char harness_usage[] =
-    "  --mib N            memory per node of each engine, MiB\n"
-    "  --topology T       hwloc synthetic topology (\"pack:2 numa:1 core:1 pu:1\"); default: "
-    "the machine's\n"
-    "  --set NAME=VALUE   any engine tunable (see nlru-tunables), for every engine\n"
-    "  --modes LIST       reclaim modes, comma-separated, the first is the baseline "
-    "(default zone,node)\n"
-    "  --results DIR      where the logs, dumps and tables go (default: a new folder in $TMPDIR)\n"
-    "  --cpu C            CPU the measuring thread is bound to (-1: none; default: the first allowed)\n"
-    "  --quiet            no progress line\n";
+	"  --mib N            memory per node of each engine, MiB\n"
+	"  --topology T       hwloc synthetic topology (\"pack:2 numa:1 core:1 pu:1\"); default: "
+	"the machine's\n"
+	"  --set NAME=VALUE   any engine tunable (see nlru-tunables), for every engine\n"
+	"  --modes LIST       reclaim modes, comma-separated, the first is the baseline "
+	"(default zone,node)\n"
+	"  --results DIR      where the logs, dumps and tables go (default: a new folder in $TMPDIR)\n"
+	"  --cpu C            CPU the measuring thread is bound to (-1: none; default: the first allowed)\n"
+	"  --quiet            no progress line\n";
 
 void harness_opts_init(struct harness_opts *o, long node_mib)
 {
@@ -295,7 +295,7 @@ int harness_dump(struct nlru_engine *eng, const char *dir, const char *when)
 int harness_write_table(const struct mm_table *t, const char *dir, const char *base)
 {
 	static void (*const print[])(const struct mm_table *, FILE *) = {
-	    mm_table_print, mm_table_print_csv, mm_table_print_json};
+		mm_table_print, mm_table_print_csv, mm_table_print_json};
 	static const char *const ext[] = {"txt", "csv", "json"};
 	char name[256];
 

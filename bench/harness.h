@@ -104,6 +104,6 @@ int harness_write_table(const struct mm_table *t, const char *dir, const char *b
  * terminal and not quiet; a NULL @fmt clears it.
  */
 void harness_progress(const struct harness_opts *o, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+	__attribute__((format(printf, 2, 3)));
 
 #endif /* NODELRU_BENCH_HARNESS_H */

@@ -398,21 +398,20 @@ static int measure(struct pagealloc *pa)
 
 static void usage(FILE *to)
 {
-	fprintf(
-	    to,
-	    "usage: pagealloc [options]\n"
-	    "  --orders A-B       orders to run (default 0-4)\n"
-	    "  --batch-mib N      mmtests' BATCH_SIZE: batches 1, 2, 4 ... below (N MiB / 4 KiB)"
-	    " >> order (default 128)\n"
-	    "  --outer N          outer iterations, the samples (default 15)\n"
-	    "  --inner N          inner iterations per sample (default: enough for "
-	    "--sample-pages pages, at most 10000)\n"
-	    "  --sample-pages N   pages a sample allocates at the least when --inner is not "
-	    "given (default 16384)\n"
-	    "  --exact            mmtests' counts: --outer 15 --inner 10000 --batch-mib 128\n"
-	    "  --no-refs          no jemalloc and mmap columns\n"
-	    "%s",
-	    harness_usage);
+	fprintf(to,
+		"usage: pagealloc [options]\n"
+		"  --orders A-B       orders to run (default 0-4)\n"
+		"  --batch-mib N      mmtests' BATCH_SIZE: batches 1, 2, 4 ... below (N MiB / 4 KiB)"
+		" >> order (default 128)\n"
+		"  --outer N          outer iterations, the samples (default 15)\n"
+		"  --inner N          inner iterations per sample (default: enough for "
+		"--sample-pages pages, at most 10000)\n"
+		"  --sample-pages N   pages a sample allocates at the least when --inner is not "
+		"given (default 16384)\n"
+		"  --exact            mmtests' counts: --outer 15 --inner 10000 --batch-mib 128\n"
+		"  --no-refs          no jemalloc and mmap columns\n"
+		"%s",
+		harness_usage);
 }
 
 static int parse_own(void *arg, const char *opt, const char *val)
@@ -432,9 +431,10 @@ static int parse_own(void *arg, const char *opt, const char *val)
 		return -EINVAL;
 	if (strcmp(opt, "--orders") == 0)
 		return sscanf(val, "%u-%u", &pa->order_min, &pa->order_max) == 2 &&
-			       pa->order_min <= pa->order_max && pa->order_max < NLRU_MAX_ORDER
-			   ? 1
-			   : -EINVAL;
+				       pa->order_min <= pa->order_max &&
+				       pa->order_max < NLRU_MAX_ORDER
+			       ? 1
+			       : -EINVAL;
 	if (strcmp(opt, "--batch-mib") == 0)
 		pa->batch_mib = strtol(val, &end, 10);
 	else if (strcmp(opt, "--outer") == 0)
@@ -446,8 +446,8 @@ static int parse_own(void *arg, const char *opt, const char *val)
 	else
 		return -EINVAL;
 	return *end || pa->batch_mib < 1 || pa->outer < 1 || pa->inner < 0 || pa->sample_pages < 1
-		   ? -EINVAL
-		   : 1;
+		       ? -EINVAL
+		       : 1;
 }
 
 int main(int argc, char **argv)

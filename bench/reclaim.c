@@ -94,14 +94,15 @@ static void kswapd_swapout(long mib, int samples, double raw)
 	nlru_region_create(eng, pages, 0, &r);
 	for (int s = 0; s < samples; s++) {
 		fill(eng, r, &next, pages);
-		int64_t out0 = stat(eng, "pswpout"), scan0 = stat(eng, "pgscan_kswapd") +
-							       stat(eng, "pgrefill");
+		int64_t out0 = stat(eng, "pswpout"),
+			scan0 = stat(eng, "pgscan_kswapd") + stat(eng, "pgrefill");
 		double t0 = now_s();
 
 		nlru_kswapd_run(eng, 0);
 		t0 = now_s() - t0; /* before stat(), whose own cost must stay out of the figure */
 		mbs[s] = (double)(stat(eng, "pswpout") - out0) * 4096 / 1e6 / t0;
-		ns_scan[s] = t0 * 1e9 / (double)(stat(eng, "pgscan_kswapd") + stat(eng, "pgrefill") - scan0);
+		ns_scan[s] = t0 * 1e9 /
+			     (double)(stat(eng, "pgscan_kswapd") + stat(eng, "pgrefill") - scan0);
 	}
 	printf("kswapd swap-out      %8.1f MB/s  (%.0f%% of raw)  %6.1f ns per page scanned, I/O included\n",
 	       median(mbs, samples), 100 * median(mbs, samples) / raw, median(ns_scan, samples));
@@ -137,7 +138,8 @@ static double direct_pass_ns(struct nlru_engine *eng)
 
 		t = now_s() - t0;
 		if (r || n == 4095) {
-			ns = t * 1e9 / (double)(stat(eng, "pgscan_direct") + stat(eng, "pgrefill") - k0);
+			ns = t * 1e9 /
+			     (double)(stat(eng, "pgscan_direct") + stat(eng, "pgrefill") - k0);
 			break;
 		}
 		n++;
@@ -172,7 +174,8 @@ static void scan_cost(long mib, int samples)
 		t0 = now_s();
 		nlru_kswapd_run(eng, 0);
 		t = now_s() - t0;
-		kswapd[s] = t * 1e9 / (double)(stat(eng, "pgscan_kswapd") + stat(eng, "pgrefill") - k0);
+		kswapd[s] =
+			t * 1e9 / (double)(stat(eng, "pgscan_kswapd") + stat(eng, "pgrefill") - k0);
 		/* One direct reclaim pass (NORETRY): the allocation that finds nothing left. */
 		nlru_drain_pages(eng);
 		direct[s] = direct_pass_ns(eng);

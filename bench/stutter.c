@@ -65,8 +65,8 @@ static int write_zeroes(struct stutter *st, struct nlru_file *f, uint64_t bytes)
 {
 	memset(st->buf, 0, (size_t)st->block);
 	for (uint64_t off = 0; off < bytes; off += (uint64_t)st->block) {
-		size_t n =
-		    bytes - off < (uint64_t)st->block ? (size_t)(bytes - off) : (size_t)st->block;
+		size_t n = bytes - off < (uint64_t)st->block ? (size_t)(bytes - off)
+							     : (size_t)st->block;
 		long w = nlru_file_pwrite(f, st->buf, n, off);
 
 		if (w != (long)n)
@@ -80,8 +80,8 @@ static int calibrate(struct stutter *st, struct nlru_engine *eng, double *secs)
 	uint64_t bytes = (uint64_t)st->calibrate_mib << 20;
 	double t0 = now_s();
 	struct nlru_file *f;
-	int r =
-	    nlru_file_open(eng, st->cal, O_RDWR | O_CREAT | O_TRUNC, 0644, NLRU_NUMA_NO_NODE, &f);
+	int r = nlru_file_open(eng, st->cal, O_RDWR | O_CREAT | O_TRUNC, 0644, NLRU_NUMA_NO_NODE,
+			       &f);
 
 	if (r)
 		return r;
@@ -231,7 +231,7 @@ static int size_from(struct stutter *st, struct nlru_engine *eng)
 				    : stutter_probe_pages((size_t)(bytes / NLRU_PAGE_SIZE));
 	if (!st->calibrate_mib)
 		st->calibrate_mib =
-		    st->file_bytes >> 20 < 1024 ? (long)(st->file_bytes >> 20) : 1024;
+			st->file_bytes >> 20 < 1024 ? (long)(st->file_bytes >> 20) : 1024;
 	harness_progress(&st->h, "stutter: writing the %" PRIu64 " MiB source file",
 			 st->file_bytes >> 20);
 	return make_source(st);
@@ -331,8 +331,8 @@ static int write_speed_table(struct stutter *st)
 		return -ENOMEM;
 	for (int m = 0; m < st->h.nr_modes; m++)
 		v[m] = st->run[m].calibrate_s > 0
-			   ? (double)st->calibrate_mib / st->run[m].calibrate_s
-			   : NAN;
+			       ? (double)st->calibrate_mib / st->run[m].calibrate_s
+			       : NAN;
 	r = mm_table_add(&t, "", "Write", MM_CMP_PDIFF, v);
 	return r ? (mm_table_fini(&t), r)
 		 : emit_table(&t, st->h.results, "stutter-write-speed",
@@ -421,8 +421,8 @@ static int report(struct stutter *st)
 	if (r)
 		return r;
 	for (int m = 0; m < st->h.nr_modes; m++)
-		runs[m] =
-		    (struct vmsummary_run){st->run[m].column, st->run[m].dir, st->run[m].elapsed};
+		runs[m] = (struct vmsummary_run){st->run[m].column, st->run[m].dir,
+						 st->run[m].elapsed};
 	printf("stutter vmstat summary\n");
 	return vmsummary_write(runs, (size_t)st->h.nr_modes, st->h.results, stdout);
 }

@@ -235,8 +235,8 @@ static struct outcome run(struct kvcache *kv, int threads, size_t keys, long ops
 	for (uint64_t key = 0; key < keys; key++)
 		out.errors += kv_put(kv, key, buf, make_value(key, 0, buf)) != 0;
 	for (int t = 0; t < threads; t++) {
-		w[t] =
-		    (struct worker){.kv = kv, .keys = keys, .ops = ops, .seed = 42u + (unsigned)t};
+		w[t] = (struct worker){
+			.kv = kv, .keys = keys, .ops = ops, .seed = 42u + (unsigned)t};
 		pthread_create(&tid[t], NULL, worker_main, &w[t]);
 	}
 	for (int t = 0; t < threads; t++) {
@@ -254,9 +254,9 @@ static struct outcome run(struct kvcache *kv, int threads, size_t keys, long ops
 static void report(struct kvcache *kv, size_t keys, int threads, long ops, struct outcome out)
 {
 	static const char *const counters[] = {
-	    "pgmajfault",     "pswpin",        "pswpout",        "pgscan_kswapd",
-	    "pgsteal_kswapd", "pgscan_direct", "pgsteal_direct", "nr_slab_unreclaimable",
-	    "slabs_scanned",  "nr_free_pages",
+		"pgmajfault",     "pswpin",        "pswpout",        "pgscan_kswapd",
+		"pgsteal_kswapd", "pgscan_direct", "pgsteal_direct", "nr_slab_unreclaimable",
+		"slabs_scanned",  "nr_free_pages",
 	};
 	struct nlru_vmstat snap = {.size = sizeof(snap), .version = NLRU_VMSTAT_VERSION};
 	struct nlru_jemalloc_stats js = {.size = sizeof(js),

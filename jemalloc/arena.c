@@ -58,11 +58,11 @@ int nlru_jemalloc_config_init(struct nlru_jemalloc_config *cfg)
 	if (!cfg)
 		return -EINVAL;
 	*cfg = (struct nlru_jemalloc_config){
-	    .size = sizeof(*cfg),
-	    .version = NLRU_JEMALLOC_CONFIG_VERSION,
-	    .nid = NLRU_NUMA_NO_NODE,
-	    .gfp = NLRU_GFP_KERNEL,
-	    .dirty_decay_ms = 10000,
+		.size = sizeof(*cfg),
+		.version = NLRU_JEMALLOC_CONFIG_VERSION,
+		.nid = NLRU_NUMA_NO_NODE,
+		.gfp = NLRU_GFP_KERNEL,
+		.dirty_decay_ms = 10000,
 	};
 	return 0;
 }
@@ -70,7 +70,7 @@ int nlru_jemalloc_config_init(struct nlru_jemalloc_config *cfg)
 #define MEMBER(m)                                                                                  \
 	{                                                                                          \
 		offsetof(struct nlru_jemalloc_config, m),                                          \
-		    sizeof(((struct nlru_jemalloc_config *)0)->m)                                  \
+			sizeof(((struct nlru_jemalloc_config *)0)->m)                              \
 	}
 
 /* The members after the header: a caller's size may end between them, never inside one. */
@@ -81,7 +81,7 @@ static const struct {
 #define CONFIG_END (offsetof(struct nlru_jemalloc_config, shrinker_seeks) + sizeof(int))
 #define CONFIG_ALIGN _Alignof(struct nlru_jemalloc_config)
 _Static_assert(sizeof(struct nlru_jemalloc_config) ==
-		   (CONFIG_END + CONFIG_ALIGN - 1) / CONFIG_ALIGN * CONFIG_ALIGN,
+		       (CONFIG_END + CONFIG_ALIGN - 1) / CONFIG_ALIGN * CONFIG_ALIGN,
 	       "shrinker_seeks is the last member, so config_members lists them all");
 #undef CONFIG_END
 #undef CONFIG_ALIGN
@@ -105,18 +105,18 @@ static int config_copy(struct nlru_engine *eng, const struct nlru_jemalloc_confi
 	if (src->size < offsetof(struct nlru_jemalloc_config, nid) || src->size > sizeof(*dst) ||
 	    src->version == 0 || src->version > NLRU_JEMALLOC_CONFIG_VERSION) {
 		nlru_engine_log(
-		    eng, NLRU_LOG_ERROR,
-		    "jemalloc: config size %zu, version %u is not one this library knows "
-		    "(size at most %zu, version 1 to %d); use nlru_jemalloc_config_init()",
-		    src->size, src->version, sizeof(*dst), NLRU_JEMALLOC_CONFIG_VERSION);
+			eng, NLRU_LOG_ERROR,
+			"jemalloc: config size %zu, version %u is not one this library knows "
+			"(size at most %zu, version 1 to %d); use nlru_jemalloc_config_init()",
+			src->size, src->version, sizeof(*dst), NLRU_JEMALLOC_CONFIG_VERSION);
 		return -EINVAL;
 	}
 	if (config_size_cuts_a_member(src->size)) {
 		nlru_engine_log(
-		    eng, NLRU_LOG_ERROR,
-		    "jemalloc: config size %zu ends inside a member; use "
-		    "nlru_jemalloc_config_init() or sizeof(struct nlru_jemalloc_config)",
-		    src->size);
+			eng, NLRU_LOG_ERROR,
+			"jemalloc: config size %zu ends inside a member; use "
+			"nlru_jemalloc_config_init() or sizeof(struct nlru_jemalloc_config)",
+			src->size);
 		return -EINVAL;
 	}
 	/* Fields past the caller's struct (an older, shorter one) keep their defaults. */
@@ -250,10 +250,11 @@ int nlru_jemalloc_destroy(struct nlru_jemalloc *je)
 		return -EINVAL;
 	live = live_bytes(je);
 	if (live == SIZE_MAX) {
-		nlru_engine_log(je->eng, NLRU_LOG_ERROR,
-				"jemalloc arena %u: destroy refused: this jemalloc keeps no statistics, "
-				"so live objects cannot be ruled out",
-				je->arena);
+		nlru_engine_log(
+			je->eng, NLRU_LOG_ERROR,
+			"jemalloc arena %u: destroy refused: this jemalloc keeps no statistics, "
+			"so live objects cannot be ruled out",
+			je->arena);
 		return -ENOTSUP;
 	}
 	if (live) {
@@ -321,24 +322,24 @@ int nlru_jemalloc_stats(struct nlru_jemalloc *je, struct nlru_jemalloc_stats *st
 	if (st->size < sizeof(*st) || st->version == 0 ||
 	    st->version > NLRU_JEMALLOC_STATS_VERSION) {
 		nlru_engine_log(
-		    je->eng, NLRU_LOG_ERROR,
-		    "jemalloc: stats size %zu, version %u is not one this library knows", st->size,
-		    st->version);
+			je->eng, NLRU_LOG_ERROR,
+			"jemalloc: stats size %zu, version %u is not one this library knows",
+			st->size, st->version);
 		return -EINVAL;
 	}
 	arena_stats_refresh();
 	arena_stat(je, "pdirty", &dirty);
 	*st = (struct nlru_jemalloc_stats){
-	    .size = sizeof(*st),
-	    .version = NLRU_JEMALLOC_STATS_VERSION,
-	    .pages = (uint64_t)atomic_load(&je->pages),
-	    .extents_alloc = atomic_load(&je->extents_alloc),
-	    .extents_failed = atomic_load(&je->extents_failed),
-	    .pages_returned = atomic_load(&je->pages_returned),
-	    .purges = atomic_load(&je->purges),
-	    .pages_purged = atomic_load(&je->pages_purged),
-	    .dirty_pages = dirty,
-	    .refused = atomic_load(&je->refused),
+		.size = sizeof(*st),
+		.version = NLRU_JEMALLOC_STATS_VERSION,
+		.pages = (uint64_t)atomic_load(&je->pages),
+		.extents_alloc = atomic_load(&je->extents_alloc),
+		.extents_failed = atomic_load(&je->extents_failed),
+		.pages_returned = atomic_load(&je->pages_returned),
+		.purges = atomic_load(&je->purges),
+		.pages_purged = atomic_load(&je->pages_purged),
+		.dirty_pages = dirty,
+		.refused = atomic_load(&je->refused),
 	};
 	return 0;
 }

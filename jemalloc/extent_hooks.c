@@ -73,10 +73,10 @@ static void *extent_alloc(extent_hooks_t *hooks, void *new_addr, size_t size, si
 	if (size > MAX_EXTENT || alignment > MAX_EXTENT) {
 		atomic_fetch_add_explicit(&je->extents_failed, 1, memory_order_relaxed);
 		nlru_engine_log(
-		    je->eng, NLRU_LOG_INFO,
-		    "jemalloc arena %u: an extent of %zu bytes (alignment %zu) is above "
-		    "the largest engine block, %lu: the allocation fails",
-		    je->arena, size, alignment, MAX_EXTENT);
+			je->eng, NLRU_LOG_INFO,
+			"jemalloc arena %u: an extent of %zu bytes (alignment %zu) is above "
+			"the largest engine block, %lu: the allocation fails",
+			je->arena, size, alignment, MAX_EXTENT);
 		return NULL;
 	}
 	extent_hook_depth++;
@@ -86,10 +86,11 @@ static void *extent_alloc(extent_hooks_t *hooks, void *new_addr, size_t size, si
 	if (r) {
 		/* Said once per arena: under pressure this can happen often, and is counted. */
 		if (!atomic_fetch_add_explicit(&je->extents_failed, 1, memory_order_relaxed))
-			nlru_engine_log(je->eng, NLRU_LOG_INFO,
-					"jemalloc arena %u: no engine run of %zu bytes (alignment %zu): "
-					"%s; the allocation fails",
-					je->arena, size, alignment, strerror(-r));
+			nlru_engine_log(
+				je->eng, NLRU_LOG_INFO,
+				"jemalloc arena %u: no engine run of %zu bytes (alignment %zu): "
+				"%s; the allocation fails",
+				je->arena, size, alignment, strerror(-r));
 		atomic_store_explicit(&je->alloc_error, r, memory_order_relaxed);
 		return NULL;
 	}
@@ -169,11 +170,11 @@ static bool extent_merge(extent_hooks_t *hooks, void *addr_a, size_t size_a, voi
 void extent_hooks_init(struct nlru_jemalloc *je)
 {
 	je->hooks = (extent_hooks_t){
-	    .alloc = extent_alloc,
-	    .dalloc = extent_dalloc,
-	    .destroy = extent_destroy,
-	    .commit = extent_commit,
-	    .split = extent_split,
-	    .merge = extent_merge,
+		.alloc = extent_alloc,
+		.dalloc = extent_dalloc,
+		.destroy = extent_destroy,
+		.commit = extent_commit,
+		.split = extent_split,
+		.merge = extent_merge,
 	};
 }

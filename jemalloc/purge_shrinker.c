@@ -45,13 +45,13 @@ static unsigned long purge_scan(void *arg, struct nlru_shrink_control *sc)
 int purge_shrinker_register(struct nlru_jemalloc *je)
 {
 	struct nlru_shrinker_def def = {
-	    .size = sizeof(def),
-	    .count = purge_count,
-	    .scan = purge_scan,
-	    .arg = je,
-	    .seeks = je->shrinker_seeks,
-	    /* A node's arena answers for its node only, as a NUMA-aware kernel cache does. */
-	    .flags = je->nid == NLRU_NUMA_NO_NODE ? 0 : NLRU_SHRINKER_NUMA_AWARE,
+		.size = sizeof(def),
+		.count = purge_count,
+		.scan = purge_scan,
+		.arg = je,
+		.seeks = je->shrinker_seeks,
+		/* A node's arena answers for its node only, as a NUMA-aware kernel cache does. */
+		.flags = je->nid == NLRU_NUMA_NO_NODE ? 0 : NLRU_SHRINKER_NUMA_AWARE,
 	};
 
 	if (je->shrinker_seeks < 0)

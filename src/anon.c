@@ -37,7 +37,7 @@
 struct nlru_region {
 	struct owner_head owner; /* OWNER_REGION; owner.id is page->mapping of its pages */
 	struct nlru_engine *eng;
-	int nid;          /* preferred node */
+	int nid; /* preferred node */
 	size_t nr_pages;
 	struct spinlock lock; /* protects slots, pinned, and page->private of its pages */
 	long pinned;          /* pins outstanding over all pages */
@@ -77,10 +77,11 @@ int nlru_region_create(struct nlru_engine *eng, size_t pages, int nid, struct nl
 
 	if (!eng || !out)
 		return -EINVAL;
-	if (pages == 0 || pages > UINT32_MAX || (nid != NLRU_NUMA_NO_NODE &&
-						 (nid < 0 || nid >= eng->nr_nodes))) {
-		log_err(&eng->log, "region: %zu pages on node %d is not a region this engine can make",
-			pages, nid);
+	if (pages == 0 || pages > UINT32_MAX ||
+	    (nid != NLRU_NUMA_NO_NODE && (nid < 0 || nid >= eng->nr_nodes))) {
+		log_err(&eng->log,
+			"region: %zu pages on node %d is not a region this engine can make", pages,
+			nid);
 		return -EINVAL;
 	}
 	region = calloc(1, sizeof(*region));
@@ -161,7 +162,7 @@ static bool pin_resident(struct nlru_region *region, uint64_t v, unsigned int fl
 	if (page_test(page, PG_writeback))
 		return false;
 	__atomic_add_fetch(&page->refcount, 1, __ATOMIC_ACQ_REL);
-	page->private++;
+	page->private += 1;
 	region->pinned++;
 	page_set(page, PG_young);
 	if (flags & NLRU_PIN_WRITE)
@@ -187,8 +188,8 @@ static int fault_fill(struct nlru_engine *eng, uint64_t v, void *data)
 }
 
 /* Install @page for slot @index if the slot still holds @v; region locked. */
-static bool fault_install(struct nlru_region *region, size_t index, uint64_t v,
-			  struct page *page, unsigned int flags)
+static bool fault_install(struct nlru_region *region, size_t index, uint64_t v, struct page *page,
+			  unsigned int flags)
 {
 	struct nlru_engine *eng = region->eng;
 	struct pglist_data *pgdat = page_pgdat(eng, page);
@@ -309,7 +310,7 @@ int nlru_region_unpin(struct nlru_region *region, size_t index)
 		struct page *page = slot_page(region->eng, region->slots[index]);
 
 		if (page->private > 0) {
-			page->private--;
+			page->private -= 1;
 			region->pinned--;
 			__atomic_sub_fetch(&page->refcount, 1, __ATOMIC_ACQ_REL);
 			r = 0;
@@ -419,7 +420,8 @@ static void swapped_out(struct nlru_region *region, struct page *page, uint32_t 
 
 enum anon_pageout_result anon_pageout(struct nlru_engine *eng, struct page *page)
 {
-	struct nlru_region *region = (struct nlru_region *)owner_lookup(&eng->owners, page->mapping);
+	struct nlru_region *region =
+		(struct nlru_region *)owner_lookup(&eng->owners, page->mapping);
 	uint32_t slot;
 	int r;
 
@@ -443,7 +445,9 @@ enum anon_pageout_result anon_pageout(struct nlru_engine *eng, struct page *page
 	anon_set_writeback(eng, page);
 	spin_unlock(&region->lock);
 
-	r = swap_writepage(eng, slot, page_address(page_pgdat(eng, page), page_to_pfn(page_pgdat(eng, page), page)));
+	r = swap_writepage(
+		eng, slot,
+		page_address(page_pgdat(eng, page), page_to_pfn(page_pgdat(eng, page), page)));
 
 	spin_lock(&region->lock);
 	if (r) {

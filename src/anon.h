@@ -7,7 +7,6 @@
 
 #include "engine.h"
 
-
 /* The engine a region belongs to. */
 struct nlru_engine *region_engine(const struct nlru_region *region);
 /* Test hook: the swap slot holding page @index, or -1 when the page is not in swap. */

@@ -77,7 +77,8 @@ static bool page_is_buddy(const struct page *buddy, unsigned int order)
 {
 	uint32_t flags = page_flags(buddy);
 
-	return (flags & (1u << PG_buddy)) && ((flags & PAGE_ORDER_MASK) >> PAGE_ORDER_SHIFT) == order;
+	return (flags & (1u << PG_buddy)) &&
+	       ((flags & PAGE_ORDER_MASK) >> PAGE_ORDER_SHIFT) == order;
 }
 
 void free_one_page_locked(struct zone *zone, uint32_t pfn, unsigned int order)
@@ -151,7 +152,8 @@ int zone_check_free_lists(struct zone *zone, const struct nlru_log *log)
 		pfnlist_for_each(pfn, &zone->free_area[order].free_list, pages) {
 			if (!page_is_buddy(&pages[pfn], order) ||
 			    __atomic_load_n(&pages[pfn].refcount, __ATOMIC_RELAXED)) {
-				log_err(log, "zone %d/%d: pfn %u on order-%u list is not a free block",
+				log_err(log,
+					"zone %d/%d: pfn %u on order-%u list is not a free block",
 					zone->node, zone->zone_idx, pfn, order);
 				return -EIO;
 			}
@@ -159,14 +161,16 @@ int zone_check_free_lists(struct zone *zone, const struct nlru_log *log)
 		}
 		if (n != zone->free_area[order].nr_free) {
 			log_err(log, "zone %d/%d: order %u lists %lu blocks, nr_free says %lu",
-				zone->node, zone->zone_idx, order, n, zone->free_area[order].nr_free);
+				zone->node, zone->zone_idx, order, n,
+				zone->free_area[order].nr_free);
 			return -EIO;
 		}
 		free += (long)n << order;
 	}
 	if (free != zone_page_state(zone, NLRU_NR_FREE_PAGES)) {
 		log_err(log, "zone %d/%d: free lists hold %ld pages, NR_FREE_PAGES says %ld",
-			zone->node, zone->zone_idx, free, zone_page_state(zone, NLRU_NR_FREE_PAGES));
+			zone->node, zone->zone_idx, free,
+			zone_page_state(zone, NLRU_NR_FREE_PAGES));
 		return -EIO;
 	}
 	return 0;

@@ -25,7 +25,8 @@ struct tunable {
 };
 
 static const struct tunable tunables[] = {
-#define X(name, def, min, max, help) {#name, offsetof(struct nlru_config, name), def, min, max, help},
+#define X(name, def, min, max, help)                                                               \
+	{#name, offsetof(struct nlru_config, name), def, min, max, help},
 	NLRU_TUNABLES(X)
 #undef X
 };
@@ -104,8 +105,8 @@ int nlru_tunable_info(unsigned int index, struct nlru_tunable_info *info)
 	if (index >= ARRAY_SIZE(tunables) || !info)
 		return -ENOENT;
 	t = &tunables[index];
-	*info = (struct nlru_tunable_info){.name = t->name, .def = t->def, .min = t->min,
-					   .max = t->max, .help = t->help};
+	*info = (struct nlru_tunable_info){
+		.name = t->name, .def = t->def, .min = t->min, .max = t->max, .help = t->help};
 	env_name(t->name, info->env, sizeof(info->env));
 	return 0;
 }
@@ -222,9 +223,9 @@ static const size_t config_sizes[] = {offsetof(struct nlru_config, topology),
 /* The list above misses no member: with one left out, the sizes would not add up. */
 #define X(name, def, min, max, help) +MEMBER_SIZE(name)
 STATIC_ASSERT(offsetof(struct nlru_config, topology) + MEMBER_SIZE(topology) + MEMBER_SIZE(log) +
-		      MEMBER_SIZE(log_arg) + MEMBER_SIZE(clock) + MEMBER_SIZE(clock_arg) +
-		      MEMBER_SIZE(swap_path) NLRU_TUNABLES(X) ==
-		  sizeof(struct nlru_config),
+			      MEMBER_SIZE(log_arg) + MEMBER_SIZE(clock) + MEMBER_SIZE(clock_arg) +
+			      MEMBER_SIZE(swap_path) NLRU_TUNABLES(X) ==
+		      sizeof(struct nlru_config),
 	      "config_sizes lists every member of struct nlru_config");
 #undef X
 

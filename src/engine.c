@@ -21,8 +21,8 @@
 #include "shrinker.h"
 #include "swap.h"
 #include "vmstat.h"
-#include "workingset.h"
 #include "watermark.h"
+#include "workingset.h"
 #include "zonelist.h"
 
 static size_t node_mem_bytes(const struct pglist_data *pgdat)
@@ -231,9 +231,9 @@ static int engine_zones(struct nlru_engine *eng)
 /* The swap file: twice the engine's memory (capped) unless configured, none when set to 0. */
 static int engine_swap(struct nlru_engine *eng)
 {
-	uint64_t pages = swap_pages_wanted(eng->cfg.swap_mib,
-					   (uint64_t)eng->nr_nodes *
-					       ((uint64_t)eng->cfg.node_mib << (20 - PAGE_SHIFT)));
+	uint64_t pages = swap_pages_wanted(
+		eng->cfg.swap_mib,
+		(uint64_t)eng->nr_nodes * ((uint64_t)eng->cfg.node_mib << (20 - PAGE_SHIFT)));
 
 	if (!pages)
 		return 0;

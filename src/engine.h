@@ -13,12 +13,12 @@
 
 #include <nodelru/nodelru.h>
 
-#include "flusher.h"
-#include "owner.h"
-#include "pageindex.h"
 #include "cpu.h"
+#include "flusher.h"
 #include "log.h"
 #include "mmzone.h"
+#include "owner.h"
+#include "pageindex.h"
 #include "reclaim_mode.h"
 #include "topo.h"
 
@@ -31,7 +31,7 @@ struct swap_device;
 struct nlru_shrinker;
 
 struct nlru_engine {
-	struct nlru_config cfg; /* private copy; cfg.topology points at topology_desc */
+	struct nlru_config cfg;          /* private copy; cfg.topology points at topology_desc */
 	const struct reclaim_mode *mode; /* node (4.8) or zone (4.7): reclaim_mode.h */
 	char *topology_desc;
 	struct nlru_log log;
@@ -44,15 +44,15 @@ struct nlru_engine {
 	long min_free_kbytes;             /* in force: computed or configured */
 	atomic_bool membind_warned;       /* "binding refused" is said once per engine */
 	bool pcp_rseq;                    /* per-CPU lists use restartable sequences (pcp.c) */
-	bool fair_zone_policy;            /* mode->fair_zone_policy, beside the fast path's fields */
-	char *swap_path;                  /* private copy of cfg.swap_path */
-	struct swap_device *swap;         /* NULL: no swap */
-	struct owner_table owners;        /* regions and files by id (page->mapping) */
-	struct flusher flusher;           /* background writeback of dirty file pages */
+	bool fair_zone_policy;     /* mode->fair_zone_policy, beside the fast path's fields */
+	char *swap_path;           /* private copy of cfg.swap_path */
+	struct swap_device *swap;  /* NULL: no swap */
+	struct owner_table owners; /* regions and files by id (page->mapping) */
+	struct flusher flusher;    /* background writeback of dirty file pages */
 	struct pageindex_cache pageindex_cache; /* free nodes of the files' page indexes */
-	pthread_rwlock_t shrinker_rwsem;  /* protects the shrinker list */
-	struct nlru_shrinker *shrinkers;  /* registered shrinkers, newest first */
-	struct nlru_shrinker *shadow_shrinker; /* the engine's own (workingset), not the user's */
+	pthread_rwlock_t shrinker_rwsem;        /* protects the shrinker list */
+	struct nlru_shrinker *shrinkers;        /* registered shrinkers, newest first */
+	struct nlru_shrinker *shadow_shrinker;  /* the engine's own (workingset), not the user's */
 	/* congestion_wait() calls: Linux counts none; tests see reclaim's throttle here */
 	_Atomic unsigned long congestion_waits;
 };

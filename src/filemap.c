@@ -66,8 +66,8 @@ void filemap_set_read_hook(struct nlru_file *file, void (*hook)(void *arg), void
  * *activate whether a shadow says it should start active.  A page cached to be written
  * (@write: Linux's __GFP_WRITE) is no refault: its old contents are not what is wanted.
  */
-static int add_to_page_cache(struct nlru_file *file, struct page *page, uint32_t index,
-			     bool write, bool *activate)
+static int add_to_page_cache(struct nlru_file *file, struct page *page, uint32_t index, bool write,
+			     bool *activate)
 {
 	struct nlru_engine *eng = file->eng;
 	struct pglist_data *pgdat = page_pgdat(eng, page);
@@ -173,7 +173,8 @@ static int read_pages(struct nlru_file *file, uint32_t first, struct page **page
 		return -err;
 	}
 	for (int i = 0; i < n; i++) {
-		size_t have = (size_t)MAX(0, MIN((ssize_t)PAGE_SIZE, got - (ssize_t)i * (ssize_t)PAGE_SIZE));
+		size_t have = (size_t)MAX(
+			0, MIN((ssize_t)PAGE_SIZE, got - (ssize_t)i * (ssize_t)PAGE_SIZE));
 
 		memset((char *)address_of(eng, pages[i]) + have, 0, PAGE_SIZE - have);
 		set_page_uptodate(pages[i]);
@@ -262,7 +263,8 @@ static int readahead_window(struct nlru_file *file, uint32_t index)
 	n = (int)MIN((uint64_t)n, (uint64_t)UINT32_MAX - index + 1);
 	/* Stop the window at the first page already cached. */
 	for (int i = 1; i < n; i++)
-		if ((pageindex_lookup(&file->idx, index + (uint32_t)i) & SLOT_TAG_MASK) == SLOT_PAGE)
+		if ((pageindex_lookup(&file->idx, index + (uint32_t)i) & SLOT_TAG_MASK) ==
+		    SLOT_PAGE)
 			return i;
 	return n;
 }
@@ -330,8 +332,8 @@ static int find_get_pages(struct nlru_file *file, uint32_t index, int max, struc
  * in *@end.  Returns how many: 0 at the end of the file; fewer than there are, with *@err
  * set, when a page cannot be read.
  */
-static int get_read_pages(struct nlru_file *file, uint64_t pos, uint64_t limit,
-			  struct page **pages, uint64_t *end, int *err)
+static int get_read_pages(struct nlru_file *file, uint64_t pos, uint64_t limit, struct page **pages,
+			  uint64_t *end, int *err)
 {
 	uint32_t index = (uint32_t)(pos >> PAGE_SHIFT);
 	int got = 0;
@@ -395,7 +397,8 @@ long nlru_file_pread(struct nlru_file *file, void *buf, size_t len, uint64_t off
 			size_t in_page = pos & (PAGE_SIZE - 1);
 			size_t n = (size_t)MIN((uint64_t)(PAGE_SIZE - in_page), end - pos);
 
-			memcpy((char *)buf + done, (char *)address_of(file->eng, pages[i]) + in_page, n);
+			memcpy((char *)buf + done,
+			       (char *)address_of(file->eng, pages[i]) + in_page, n);
 			done += n;
 			pos += n;
 		}
@@ -431,8 +434,8 @@ static void write_cached_page(struct page *page, void *dst, const void *src, siz
  * in one hold of the file's lock for the lookup and one for the insertion and dirtying.
  * Returns the pages written, or 0 and *@err.
  */
-static int write_whole_pages(struct nlru_file *file, uint32_t index, const char *const *src,
-			     int nr, int *err)
+static int write_whole_pages(struct nlru_file *file, uint32_t index, const char *const *src, int nr,
+			     int *err)
 {
 	struct nlru_engine *eng = file->eng;
 	struct page *pages[COPY_BATCH], *added[COPY_BATCH];
@@ -476,7 +479,7 @@ static int write_whole_pages(struct nlru_file *file, uint32_t index, const char 
 	for (int i = 0; i < n; i++) {
 		/* Past a page the index had no room for, the write ends short: fresh pages are
 		 * not added, while pages cached already keep what was copied into them. */
-		in[i] = !fresh[i]      ? 1
+		in[i] = !fresh[i]     ? 1
 			: written < i ? -ENOMEM
 				      : add_to_page_cache(file, pages[i], index + (uint32_t)i, true,
 							  &activate[i]);
@@ -527,8 +530,8 @@ long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len, uint6
 		return -EBADF;
 	}
 	if (past_max_file(offset, len)) {
-		log_err(&file->eng->log, "write to %s past 16 TiB, the largest file the cache holds",
-			file->path);
+		log_err(&file->eng->log,
+			"write to %s past 16 TiB, the largest file the cache holds", file->path);
 		return -EFBIG;
 	}
 	while (done < len) {
@@ -608,7 +611,8 @@ long nlru_file_copy_range(struct nlru_file *in, uint64_t in_offset, struct nlru_
 		if (got && !((pos | (out_offset + done)) & (PAGE_SIZE - 1))) {
 			int whole = (int)MIN((uint64_t)got, (end - pos) >> PAGE_SHIFT);
 
-			i = whole ? write_whole_pages(out, (uint32_t)((out_offset + done) >> PAGE_SHIFT),
+			i = whole ? write_whole_pages(out,
+						      (uint32_t)((out_offset + done) >> PAGE_SHIFT),
 						      srcs, whole, &err)
 				  : 0;
 			done += (size_t)i << PAGE_SHIFT;
@@ -618,7 +622,8 @@ long nlru_file_copy_range(struct nlru_file *in, uint64_t in_offset, struct nlru_
 		/* Otherwise, and for a last page cut by the end of the file, through pwrite. */
 		for (; i < got && !stop; i++) {
 			size_t in_page = (in_offset + done) & (PAGE_SIZE - 1);
-			size_t n = (size_t)MIN((uint64_t)(PAGE_SIZE - in_page), end - (in_offset + done));
+			size_t n = (size_t)MIN((uint64_t)(PAGE_SIZE - in_page),
+					       end - (in_offset + done));
 			long r = nlru_file_pwrite(out, srcs[i] + in_page, n, out_offset + done);
 
 			if (r < 0)
@@ -661,7 +666,7 @@ int nlru_file_pin_page(struct nlru_file *file, uint64_t index, unsigned int flag
 		return err;
 	/* The reference get_cache_page() took stays, so reclaim leaves the page alone. */
 	spin_lock(&file->lock);
-	page->private++;
+	page->private += 1;
 	file->pins++;
 	spin_unlock(&file->lock);
 	mark_page_accessed(file->eng, page);
@@ -692,7 +697,7 @@ int nlru_file_unpin_page(struct nlru_file *file, uint64_t index, size_t written_
 		set_page_dirty(file, page);
 		file->size = MAX(file->size, (index << PAGE_SHIFT) + written_end);
 	}
-	page->private--;
+	page->private -= 1;
 	file->pins--;
 	spin_unlock(&file->lock);
 	put_page(page);
@@ -729,19 +734,21 @@ int nlru_file_fsync(struct nlru_file *file)
 /* Two opens of one file (owner_register()'s clash test). */
 static bool same_file(const struct owner_head *owner, const struct owner_head *other)
 {
-	const struct nlru_file *a = (const struct nlru_file *)owner, *b = (const struct nlru_file *)other;
+	const struct nlru_file *a = (const struct nlru_file *)owner,
+			       *b = (const struct nlru_file *)other;
 
 	return other->type == OWNER_FILE && a->dev == b->dev && a->ino == b->ino;
 }
 
-int nlru_file_open(struct nlru_engine *eng, const char *path, int flags, unsigned int mode,
-		   int nid, struct nlru_file **out)
+int nlru_file_open(struct nlru_engine *eng, const char *path, int flags, unsigned int mode, int nid,
+		   struct nlru_file **out)
 {
 	struct nlru_file *file;
 	struct stat st;
 	int r;
 
-	if (!eng || !path || !out || (nid != NLRU_NUMA_NO_NODE && (nid < 0 || nid >= eng->nr_nodes)))
+	if (!eng || !path || !out ||
+	    (nid != NLRU_NUMA_NO_NODE && (nid < 0 || nid >= eng->nr_nodes)))
 		return -EINVAL;
 	/*
 	 * Flags the cache could not honour are refused before anything is opened or created:
@@ -749,8 +756,9 @@ int nlru_file_open(struct nlru_engine *eng, const char *path, int flags, unsigne
 	 * page cache (not with O_DIRECT), and when the engine chooses (not per write, O_SYNC).
 	 */
 	if ((flags & O_ACCMODE) == O_ACCMODE || (flags & ~(O_ACCMODE | OPEN_FLAGS))) {
-		log_err(&eng->log, "open of %s: flags %#x are not O_RDONLY, O_WRONLY or O_RDWR with "
-				   "O_CREAT, O_TRUNC, O_EXCL or O_CLOEXEC",
+		log_err(&eng->log,
+			"open of %s: flags %#x are not O_RDONLY, O_WRONLY or O_RDWR with "
+			"O_CREAT, O_TRUNC, O_EXCL or O_CLOEXEC",
 			path, (unsigned int)flags);
 		return -EINVAL;
 	}
@@ -778,10 +786,11 @@ int nlru_file_open(struct nlru_engine *eng, const char *path, int flags, unsigne
 	 * reading too, as the kernel reads its own page cache whatever the opener's mode.
 	 * Without blocking, so that a FIFO is refused rather than waited on for a writer.
 	 */
-	file->fd = open(path,
-			(flags & ~O_ACCMODE) | ((flags & O_ACCMODE) == O_RDONLY ? O_RDONLY : O_RDWR) |
-				O_CLOEXEC | O_NONBLOCK,
-			mode);
+	file->fd =
+		open(path,
+		     (flags & ~O_ACCMODE) | ((flags & O_ACCMODE) == O_RDONLY ? O_RDONLY : O_RDWR) |
+			     O_CLOEXEC | O_NONBLOCK,
+		     mode);
 	if (file->fd < 0 || fstat(file->fd, &st) < 0) {
 		r = -errno;
 		log_err(&eng->log, "open of %s failed: %s", path, strerror(-r));
@@ -814,9 +823,10 @@ int nlru_file_open(struct nlru_engine *eng, const char *path, int flags, unsigne
 	return 0;
 busy:
 	if (r == -EBUSY)
-		log_err(&eng->log, "open of %s: the file is open in this engine already; share that "
-				   "handle (two would cache the file twice, and each lose the other's "
-				   "writes)",
+		log_err(&eng->log,
+			"open of %s: the file is open in this engine already; share that "
+			"handle (two would cache the file twice, and each lose the other's "
+			"writes)",
 			path);
 err:
 	if (file->fd >= 0)
@@ -876,8 +886,9 @@ int nlru_file_close(struct nlru_file *file)
 		return -EBUSY;
 	for (int tries = 0;; tries++) {
 		if (writeback_pages(file, -1, NULL)) {
-			log_err(&eng->log, "close of %s: dirty pages could not be written; the file "
-					   "stays open with them",
+			log_err(&eng->log,
+				"close of %s: dirty pages could not be written; the file "
+				"stays open with them",
 				file->path);
 			return -EIO;
 		}
@@ -897,8 +908,9 @@ int nlru_file_close(struct nlru_file *file)
 		spin_unlock(&file->lock);
 		pthread_rwlock_unlock(&eng->owners.lock);
 		if (tries == 8) {
-			log_err(&eng->log, "close of %s: pages keep being dirtied; close races a "
-					   "writer",
+			log_err(&eng->log,
+				"close of %s: pages keep being dirtied; close races a "
+				"writer",
 				file->path);
 			return -EBUSY;
 		}
@@ -926,7 +938,8 @@ bool filemap_remove_page(struct nlru_engine *eng, struct page *page)
 	/* __remove_mapping(): only the index and reclaim may hold it, and it must be clean. */
 	if (__atomic_load_n(&page->refcount, __ATOMIC_ACQUIRE) == 2 && !page_test(page, PG_dirty) &&
 	    !page_test(page, PG_writeback) &&
-	    pageindex_store(&file->idx, page->index, workingset_eviction(page_lruvec(pgdat, page), page)) == 0) {
+	    pageindex_store(&file->idx, page->index,
+			    workingset_eviction(page_lruvec(pgdat, page), page)) == 0) {
 		mod_page_node_state(pgdat, page, NLRU_NR_FILE_PAGES, -1);
 		page->mapping = 0;
 		page->index = 0;
@@ -979,7 +992,8 @@ static unsigned long trim_file(struct nlru_engine *eng, struct nlru_file *file, 
 		uint32_t got = pageindex_walk(&file->idx, &cursor, keys, values, WALK_BATCH);
 
 		for (uint32_t i = 0; i < got && trimmed < nr; i++) {
-			if ((values[i] & SLOT_TAG_MASK) != SLOT_SHADOW || slot_nid(values[i]) != nid)
+			if ((values[i] & SLOT_TAG_MASK) != SLOT_SHADOW ||
+			    slot_nid(values[i]) != nid)
 				continue;
 			pageindex_delete(&file->idx, keys[i]);
 			workingset_shadow_gone(eng, values[i]);

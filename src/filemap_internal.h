@@ -33,14 +33,14 @@ struct nlru_file {
 	struct spinlock lock; /* protects idx, size, ra_next, and dirty/writeback of its pages */
 	struct pageindex idx;
 	uint64_t size;
-	uint32_t ra_next; /* the page a sequential reader reads next */
+	uint32_t ra_next;  /* the page a sequential reader reads next */
 	uint32_t wb_index; /* where the flusher's next writeback starts (writeback_index) */
-	int wb_err;       /* first writeback error not yet reported by fsync (errno) */
-	long pins;        /* pinned pages (each pin counted): close waits for none */
-	long nr_dirty;    /* PG_dirty pages: the file is on the flusher's list while any */
+	int wb_err;        /* first writeback error not yet reported by fsync (errno) */
+	long pins;         /* pinned pages (each pin counted): close waits for none */
+	long nr_dirty;     /* PG_dirty pages: the file is on the flusher's list while any */
 	struct dirty_link dirty_link;
 	bool readable;
-	struct fault_injection inject; /* test hook: fail the next writes */
+	struct fault_injection inject;      /* test hook: fail the next writes */
 	struct fault_injection inject_read; /* test hook: fail the next reads */
 	void (*read_hook)(void *arg);       /* test hook: a read done, its pages not yet out */
 	void *read_hook_arg;

@@ -126,8 +126,9 @@ static int write_run(struct nlru_file *file, struct page **run, int n, int *done
 		page_set(run[k], PG_writeback);
 		mod_page_node_state(pgdat, run[k], NLRU_NR_WRITEBACK, 1);
 		/* Never extend the file past its size with the tail of the last page. */
-		iov[k] = (struct iovec){address_of(eng, run[k]),
-					pos < file->size ? (size_t)MIN((uint64_t)PAGE_SIZE, file->size - pos) : 0};
+		iov[k] = (struct iovec){
+			address_of(eng, run[k]),
+			pos < file->size ? (size_t)MIN((uint64_t)PAGE_SIZE, file->size - pos) : 0};
 		len += iov[k].iov_len;
 	}
 	spin_unlock(&file->lock);
@@ -144,7 +145,8 @@ static int write_run(struct nlru_file *file, struct page **run, int n, int *done
 		end_page_writeback(file, run[i], err);
 	spin_unlock(&file->lock);
 	if (err) {
-		log_err(&eng->log, "writeback of %s at offset %llu failed: %s; the pages stay dirty",
+		log_err(&eng->log,
+			"writeback of %s at offset %llu failed: %s; the pages stay dirty",
 			file->path, (unsigned long long)off, strerror(err));
 		return -err;
 	}
@@ -214,7 +216,8 @@ static long collect_dirty(struct nlru_file *file, long nr, struct page ***out)
 			if ((values[i] & SLOT_TAG_MASK) != SLOT_PAGE)
 				continue;
 			page = slot_page(file->eng, values[i]);
-			if (!page_test(page, PG_dirty) && (cyclic || !page_test(page, PG_writeback)))
+			if (!page_test(page, PG_dirty) &&
+			    (cyclic || !page_test(page, PG_writeback)))
 				continue;
 			if (!list_page(&pages, &n, &cap, page)) {
 				/* A flush that skipped pages would report them written. */

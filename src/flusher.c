@@ -136,7 +136,8 @@ static long wb_writeback(struct nlru_engine *eng, enum wb_reason reason, long nr
 	long written = 0, failed = 0;
 
 	while (nr_pages) {
-		long chunk = nr_pages < 0 ? MAX_WRITEBACK_PAGES : MIN(nr_pages, MAX_WRITEBACK_PAGES);
+		long chunk =
+			nr_pages < 0 ? MAX_WRITEBACK_PAGES : MIN(nr_pages, MAX_WRITEBACK_PAGES);
 		struct dirty_link *link;
 		long n = 0;
 
@@ -335,7 +336,8 @@ bool flusher_wait_written(struct nlru_engine *eng, uint64_t seen, long ms)
 
 	pthread_mutex_lock(&flusher->lock);
 	while (flusher->chunks_written == seen && !flusher->stop)
-		if (pthread_cond_timedwait(&flusher->written, &flusher->lock, &deadline) == ETIMEDOUT)
+		if (pthread_cond_timedwait(&flusher->written, &flusher->lock, &deadline) ==
+		    ETIMEDOUT)
 			break;
 	moved = flusher->chunks_written != seen;
 	pthread_mutex_unlock(&flusher->lock);

@@ -29,7 +29,7 @@ struct flusher {
 	struct spinlock list_lock; /* protects the list; taken under a file's lock */
 	struct dirty_link dirty;   /* list head */
 	long nr_dirty_files;
-	pthread_mutex_t lock; /* protects what follows */
+	pthread_mutex_t lock;   /* protects what follows */
 	pthread_cond_t wake;    /* work arrived, or stop */
 	pthread_cond_t written; /* a chunk went out: paused writers look again */
 	pthread_t thread;

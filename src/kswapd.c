@@ -158,8 +158,7 @@ struct scan_control kswapd_scan_control(int order)
 	};
 }
 
-int balance_pgdat(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
-		  int classzone_idx)
+int balance_pgdat(struct nlru_engine *eng, struct pglist_data *pgdat, int order, int classzone_idx)
 {
 	struct scan_control sc = kswapd_scan_control(order);
 

@@ -12,8 +12,8 @@
 #include "vmscan.h"
 
 /* Linux 4.8: wake_all_kswapds(), kswapd(), and the pieces tests drive directly. */
-void wake_all_kswapds_node(struct nlru_engine *eng, unsigned int order,
-			   struct zoneref *preferred, int high_zoneidx);
+void wake_all_kswapds_node(struct nlru_engine *eng, unsigned int order, struct zoneref *preferred,
+			   int high_zoneidx);
 void kswapd_loop_node(struct nlru_engine *eng, struct pglist_data *pgdat);
 void kswapd_run_once_node(struct nlru_engine *eng, struct pglist_data *pgdat);
 
@@ -32,12 +32,11 @@ void wakeup_kswapd(struct nlru_engine *eng, struct zone *zone, unsigned int orde
 bool zone_balanced(struct zone *zone, int order, int classzone_idx);
 
 /* balance_pgdat() (4.8): one kswapd balance pass; returns the order it finished at. */
-int balance_pgdat(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
-		  int classzone_idx);
+int balance_pgdat(struct nlru_engine *eng, struct pglist_data *pgdat, int order, int classzone_idx);
 
 /* Linux 4.7 (kswapd_zone.c). */
-void wake_all_kswapds_zone(struct nlru_engine *eng, unsigned int order,
-			   struct zoneref *preferred, int high_zoneidx);
+void wake_all_kswapds_zone(struct nlru_engine *eng, unsigned int order, struct zoneref *preferred,
+			   int high_zoneidx);
 void kswapd_loop_zone(struct nlru_engine *eng, struct pglist_data *pgdat);
 void kswapd_run_once_zone(struct nlru_engine *eng, struct pglist_data *pgdat);
 /* 4.7 wakeup_kswapd(): per zone, judged by that zone's own high watermark. */

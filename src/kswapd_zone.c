@@ -99,9 +99,9 @@ bool pgdat_balanced_zone(struct nlru_engine *eng, struct pglist_data *pgdat, int
 static bool kswapd_shrink_zone(struct nlru_engine *eng, struct zone *zone, int classzone_idx,
 			       struct scan_control *sc)
 {
-	unsigned long balance_gap = MIN(low_wmark_pages(zone),
-					DIV_ROUND_UP(zone->managed_pages,
-						     KSWAPD_ZONE_BALANCE_GAP_RATIO));
+	unsigned long balance_gap =
+		MIN(low_wmark_pages(zone),
+		    DIV_ROUND_UP(zone->managed_pages, KSWAPD_ZONE_BALANCE_GAP_RATIO));
 
 	sc->nr_to_reclaim = MAX(SWAP_CLUSTER_MAX, high_wmark_pages(zone));
 	if (zone_balanced_gap(zone, sc->order, balance_gap, classzone_idx))
@@ -180,8 +180,8 @@ static bool prepare_kswapd_sleep_zone(struct nlru_engine *eng, struct pglist_dat
 }
 
 /* kswapd_try_to_sleep() (4.7): as 4.8's, without merging a request that came in early. */
-static void kswapd_try_to_sleep_zone(struct nlru_engine *eng, struct pglist_data *pgdat,
-				     int order, int balanced_classzone_idx)
+static void kswapd_try_to_sleep_zone(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
+				     int balanced_classzone_idx)
 {
 	const struct kswapd_sleep_check check = {
 		.balanced = prepare_kswapd_sleep_zone,
@@ -201,8 +201,8 @@ int kswapd_classzone_reset_zone(const struct pglist_data *pgdat)
 static void take_request(struct pglist_data *pgdat, int *order, int *classzone_idx)
 {
 	*order = atomic_exchange(&pgdat->kswapd.order, 0);
-	*classzone_idx = atomic_exchange(&pgdat->kswapd.classzone_idx,
-					 kswapd_classzone_reset_zone(pgdat));
+	*classzone_idx =
+		atomic_exchange(&pgdat->kswapd.classzone_idx, kswapd_classzone_reset_zone(pgdat));
 }
 
 /* kswapd() (4.7): a stricter request that came in while balancing is served without sleeping. */

@@ -12,9 +12,8 @@ struct nlru_log {
 	void *arg;
 };
 
-__attribute__((format(printf, 3, 4))) void nlru_logf(const struct nlru_log *log,
-						     enum nlru_log_level level, const char *fmt,
-						     ...);
+__attribute__((format(printf, 3, 4))) void
+nlru_logf(const struct nlru_log *log, enum nlru_log_level level, const char *fmt, ...);
 
 #define log_err(log, ...) nlru_logf(log, NLRU_LOG_ERROR, __VA_ARGS__)
 #define log_warn(log, ...) nlru_logf(log, NLRU_LOG_WARN, __VA_ARGS__)

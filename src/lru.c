@@ -114,8 +114,7 @@ void lru_cache_add_active_or_unevictable(struct nlru_engine *eng, struct page *p
 }
 
 /* __activate_page(): inactive list -> active list head. */
-static void activate_page_locked(struct nlru_engine *eng, struct lruvec *lruvec,
-				 struct page *page)
+static void activate_page_locked(struct nlru_engine *eng, struct lruvec *lruvec, struct page *page)
 {
 	enum lru_list lru;
 	int file;

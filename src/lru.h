@@ -41,16 +41,17 @@ static inline unsigned long lruvec_lru_size(const struct lruvec *lruvec, enum lr
 	if (lruvec->zone)
 		return (unsigned long)zone_page_state(
 			lruvec->zone, (enum nlru_zone_stat_item)(NLRU_NR_ZONE_INACTIVE_ANON + lru));
-	return (unsigned long)node_page_state(lruvec->pgdat,
-					      (enum nlru_node_stat_item)(NLRU_NR_INACTIVE_ANON + lru));
+	return (unsigned long)node_page_state(
+		lruvec->pgdat, (enum nlru_node_stat_item)(NLRU_NR_INACTIVE_ANON + lru));
 }
 
 /* Pages on @lru that belong to zone @zid (the 4.8 per-zone copies). */
 static inline unsigned long zone_lru_size(const struct pglist_data *pgdat, int zid,
 					  enum lru_list lru)
 {
-	return (unsigned long)zone_page_state(&pgdat->node_zones[zid],
-					      (enum nlru_zone_stat_item)(NLRU_NR_ZONE_INACTIVE_ANON + lru));
+	return (unsigned long)zone_page_state(
+		&pgdat->node_zones[zid],
+		(enum nlru_zone_stat_item)(NLRU_NR_ZONE_INACTIVE_ANON + lru));
 }
 
 void __add_page_to_lru_list(struct lruvec *lruvec, struct page *page, enum lru_list lru);

@@ -69,11 +69,11 @@ enum pcp_stat {
  * keep their layout.
  */
 struct per_cpu_pages {
-	struct spinlock lock;  /* held by refill, batch free and drain; fast paths back off */
-	int high;              /* hand batch pages back once count reaches this */
+	struct spinlock lock;   /* held by refill, batch free and drain; fast paths back off */
+	int high;               /* hand batch pages back once count reaches this */
 	_Atomic uint64_t state; /* bits 0-15: pages held (count); 16-63: allocations made */
-	uint32_t *pfns;        /* pfns[0] coldest .. pfns[count - 1] hottest */
-	int batch;             /* pages moved to or from the buddy lists at a time */
+	uint32_t *pfns;         /* pfns[0] coldest .. pfns[count - 1] hottest */
+	int batch;              /* pages moved to or from the buddy lists at a time */
 	_Atomic long stat[NR_PCP_STATS];
 	/*
 	 * Zone mode (page_alloc_fair.c): pages of orders above 0 allocated through this CPU, and
@@ -126,7 +126,8 @@ struct zone;
  * NR_ZONE_INACTIVE_ANON ...), kept together by update_lru_size().
  */
 struct lruvec {
-	struct spinlock lru_lock __cacheline_aligned; /* the lists, PG_lru/PG_active, reclaim_stat */
+	struct spinlock lru_lock
+		__cacheline_aligned;        /* the lists, PG_lru/PG_active, reclaim_stat */
 	struct pfnlist lists[NR_LRU_LISTS]; /* head = most recently added, tail = reclaim end */
 	struct zone_reclaim_stat reclaim_stat;
 	_Atomic unsigned long inactive_age; /* the workingset clock */
@@ -221,10 +222,10 @@ struct kswapd_state {
 	pthread_cond_t wait;
 	/* asleep or napping: waitqueue_active(&pgdat->kswapd_wait); read without the lock too */
 	_Atomic bool waiting;
-	_Atomic bool woken;   /* a wakeup arrived since it last went to sleep */
-	_Atomic bool stop;    /* kthread_should_stop() */
-	_Atomic int order;          /* pgdat->kswapd_order */
-	_Atomic int classzone_idx;  /* pgdat->kswapd_classzone_idx */
+	_Atomic bool woken;        /* a wakeup arrived since it last went to sleep */
+	_Atomic bool stop;         /* kthread_should_stop() */
+	_Atomic int order;         /* pgdat->kswapd_order */
+	_Atomic int classzone_idx; /* pgdat->kswapd_classzone_idx */
 };
 
 /* struct pglist_data: one NUMA node. */
@@ -240,13 +241,14 @@ struct pglist_data {
 	bool mem_bound;     /* mem is bound to the real node of the same id */
 	unsigned long totalreserve_pages; /* calculate_totalreserve_pages(), for dirty limits */
 
-	struct lruvec lruvec; /* node mode only: the node's LRU lists */
+	struct lruvec lruvec;                           /* node mode only: the node's LRU lists */
 	struct zone_mode_state zone_mode[MAX_NR_ZONES]; /* zone mode only: node_zones[i].zm */
 
 	struct kswapd_state kswapd;
 
-	_Atomic long nr_shadows;     /* shadow entries of evicted page cache pages of this node */
-	_Atomic long shadows_trimmed; /* by the shadow shrinker; every 64 is a workingset_nodereclaim */
+	_Atomic long nr_shadows; /* shadow entries of evicted page cache pages of this node */
+	_Atomic long
+		shadows_trimmed; /* by the shadow shrinker; every 64 is a workingset_nodereclaim */
 
 	_Atomic long vm_stat[NR_VM_NODE_STAT_ITEMS] __cacheline_aligned;
 };
@@ -275,7 +277,8 @@ static inline struct lruvec *page_lruvec(struct pglist_data *pgdat, const struct
 /* The zones whose pages @lruvec holds: all of its node's, or its one zone. */
 #define for_each_lruvec_zone(zone, lruvec)                                                         \
 	for ((zone) = (lruvec)->zone ? (lruvec)->zone : (lruvec)->pgdat->node_zones;               \
-	     (zone) < ((lruvec)->zone ? (lruvec)->zone + 1 : (lruvec)->pgdat->node_zones + MAX_NR_ZONES); \
+	     (zone) <                                                                              \
+	     ((lruvec)->zone ? (lruvec)->zone + 1 : (lruvec)->pgdat->node_zones + MAX_NR_ZONES);   \
 	     (zone)++)
 
 #define for_each_zone_in_node(zone, pgdat)                                                         \

@@ -75,7 +75,8 @@ int owner_register(struct owner_table *table, struct owner_head *owner,
 		struct owner_head **grown = realloc(table->owners, sizeof(*grown) * cap);
 
 		if (grown) {
-			memset(grown + table->capacity, 0, sizeof(*grown) * (cap - table->capacity));
+			memset(grown + table->capacity, 0,
+			       sizeof(*grown) * (cap - table->capacity));
 			table->owners = grown;
 			table->capacity = cap;
 			i = i ? i : 1;

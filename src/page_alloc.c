@@ -14,9 +14,9 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
 
 #include "buddy.h"
 #include "gfp.h"
@@ -153,8 +153,7 @@ static __hot_inline struct page *buffered_rmqueue(struct nlru_engine *eng, struc
 }
 
 /* get_page_from_freelist(): the first zone in zonelist order that passes its watermark. */
-static __hot_inline struct page *get_page_from_freelist(struct nlru_engine *eng,
-							unsigned int order,
+static __hot_inline struct page *get_page_from_freelist(struct nlru_engine *eng, unsigned int order,
 							unsigned int alloc_flags,
 							const struct alloc_context *ac)
 {
@@ -216,7 +215,8 @@ zonelist_scan:
 				fair_skipped = true;
 				continue;
 			}
-			/* The first remote zone: reset the local batches if that is why we are here. */
+			/* The first remote zone: reset the local batches if that is why we are
+			 * here. */
 			if (!zone_local(preferred, zone)) {
 				if (fair_skipped)
 					goto reset_fair;
@@ -233,7 +233,7 @@ zonelist_scan:
 		}
 	}
 	if (fair_skipped) {
-reset_fair:
+	reset_fair:
 		apply_fair = fair_skipped = false;
 		reset_alloc_batches(preferred);
 		goto zonelist_scan;
@@ -339,7 +339,8 @@ static bool may_oom_reclaim(struct nlru_engine *eng, unsigned int gfp, unsigned 
 
 /* __alloc_pages_slowpath(), Linux 4.8 order, without compaction and the OOM killer. */
 static __cold_noinline struct page *alloc_pages_slowpath(struct nlru_engine *eng, unsigned int gfp,
-					 unsigned int order, const struct alloc_context *ac)
+							 unsigned int order,
+							 const struct alloc_context *ac)
 {
 	bool can_direct_reclaim = gfpflags_allow_blocking(gfp);
 	int no_progress_loops = 0;
@@ -383,7 +384,8 @@ static __cold_noinline struct page *alloc_pages_slowpath(struct nlru_engine *eng
 static __hot_inline struct page *__alloc_pages_node(struct nlru_engine *eng, unsigned int gfp,
 						    unsigned int order, int nid)
 {
-	struct pglist_data *pgdat = NODE_DATA(eng, nid == NLRU_NUMA_NO_NODE ? numa_node_id(eng) : nid);
+	struct pglist_data *pgdat =
+		NODE_DATA(eng, nid == NLRU_NUMA_NO_NODE ? numa_node_id(eng) : nid);
 	struct alloc_context ac = {
 		.zonelist = node_zonelist(pgdat, gfp),
 		.high_zoneidx = gfp_zone(gfp),
@@ -392,7 +394,8 @@ static __hot_inline struct page *__alloc_pages_node(struct nlru_engine *eng, uns
 
 	ac.preferred_zoneref = first_zones_zonelist(ac.zonelist, ac.high_zoneidx);
 	if (likely(ac.preferred_zoneref->zone)) {
-		/* Only the fast path is fair (4.7); the slow path's flags never carry ALLOC_FAIR. */
+		/* Only the fast path is fair (4.7); the slow path's flags never carry ALLOC_FAIR.
+		 */
 		if (unlikely(eng->fair_zone_policy))
 			page = get_page_from_freelist_fair(eng, order, &ac);
 		else
@@ -470,7 +473,8 @@ static __cold_noinline void slab_uncharge(struct zone *zone, struct page *page, 
 {
 	bool reclaimable = flags & (1u << PG_slab_reclaimable);
 
-	mod_zone_page_state(zone, reclaimable ? NLRU_NR_SLAB_RECLAIMABLE : NLRU_NR_SLAB_UNRECLAIMABLE,
+	mod_zone_page_state(zone,
+			    reclaimable ? NLRU_NR_SLAB_RECLAIMABLE : NLRU_NR_SLAB_UNRECLAIMABLE,
 			    -(1l << order));
 	set_page_flags(page, flags & ~((1u << PG_slab) | (1u << PG_slab_reclaimable)));
 	if (current_reclaim_state)
@@ -496,8 +500,8 @@ void free_pages_trusted(struct nlru_engine *eng, struct page *page, unsigned int
 
 	if (NLRU_DEBUG >= 1 && (page->private || page->mapping || page->index))
 		log_err(&eng->log, "page %u of node %d freed with owner fields set (%llu, %u, %u)",
-			page_to_pfn(pgdat, page), pgdat->node_id,
-			(unsigned long long)page->private, page->mapping, page->index);
+			page_to_pfn(pgdat, page), pgdat->node_id, (unsigned long long)page->private,
+			page->mapping, page->index);
 	__free_pages(eng, pgdat, page_to_pfn(pgdat, page), order, page_flags(page));
 }
 
@@ -573,7 +577,8 @@ static __cold_noinline void slab_charge(struct zone *zone, struct page *page, un
 	page_set(page, PG_slab);
 	if (reclaimable)
 		page_set(page, PG_slab_reclaimable);
-	mod_zone_page_state(zone, reclaimable ? NLRU_NR_SLAB_RECLAIMABLE : NLRU_NR_SLAB_UNRECLAIMABLE,
+	mod_zone_page_state(zone,
+			    reclaimable ? NLRU_NR_SLAB_RECLAIMABLE : NLRU_NR_SLAB_UNRECLAIMABLE,
 			    1l << order);
 }
 
@@ -587,8 +592,8 @@ static __cold_noinline int bad_alloc(struct nlru_engine *eng, unsigned int gfp, 
 	else if (gfp & ~GFP_KNOWN)
 		log_err(&eng->log, "alloc: unknown gfp flags 0x%x", gfp & ~GFP_KNOWN);
 	else if (gfp_zone(gfp) < 0)
-		log_err(&eng->log, "alloc: gfp 0x%x combines zone modifiers that exclude each other",
-			gfp);
+		log_err(&eng->log,
+			"alloc: gfp 0x%x combines zone modifiers that exclude each other", gfp);
 	else if ((gfp & GFP_SLAB) == GFP_SLAB)
 		log_err(&eng->log, "alloc: a slab page is reclaimable or not, not both");
 	else
@@ -605,9 +610,10 @@ int nlru_alloc_pages(struct nlru_engine *eng, unsigned int gfp, unsigned int ord
 
 	if (unlikely(!eng || !addr))
 		return -EINVAL;
-	if (unlikely(order >= MAX_ORDER || (gfp & ~GFP_KNOWN) || gfp_zone(gfp) < 0 ||
-		     (gfp & GFP_SLAB) == GFP_SLAB ||
-		     (nid != NLRU_NUMA_NO_NODE && (unsigned int)nid >= (unsigned int)eng->nr_nodes)))
+	if (unlikely(
+		    order >= MAX_ORDER || (gfp & ~GFP_KNOWN) || gfp_zone(gfp) < 0 ||
+		    (gfp & GFP_SLAB) == GFP_SLAB ||
+		    (nid != NLRU_NUMA_NO_NODE && (unsigned int)nid >= (unsigned int)eng->nr_nodes)))
 		return bad_alloc(eng, gfp, order, nid);
 	page = __alloc_pages_node(eng, gfp, order, nid);
 	if (unlikely(!page))

@@ -207,9 +207,8 @@ void pageindex_delete(struct pageindex *idx, uint32_t key)
  * The first leaf under @node (at @shift, covering offsets from @base) that covers offset
  * @from or comes after it, with its first offset in *@leaf_base; NULL if there is none.
  */
-static const struct pageindex_node *leaf_from(const struct pageindex_node *node,
-					      unsigned int shift, uint64_t base, uint64_t from,
-					      uint64_t *leaf_base)
+static const struct pageindex_node *leaf_from(const struct pageindex_node *node, unsigned int shift,
+					      uint64_t base, uint64_t from, uint64_t *leaf_base)
 {
 	if (!shift) {
 		*leaf_base = base;
@@ -220,7 +219,8 @@ static const struct pageindex_node *leaf_from(const struct pageindex_node *node,
 
 		if (node->slots[i] &&
 		    (leaf = leaf_from((const struct pageindex_node *)(uintptr_t)node->slots[i],
-				      shift - PAGEINDEX_SHIFT, base + (i << shift), from, leaf_base)))
+				      shift - PAGEINDEX_SHIFT, base + (i << shift), from,
+				      leaf_base)))
 			return leaf;
 	}
 	return NULL;

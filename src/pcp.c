@@ -20,10 +20,10 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <stdatomic.h>
-#include <string.h>
 #include <linux/membarrier.h>
+#include <stdatomic.h>
 #include <stddef.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -109,8 +109,10 @@ static void fence_cpu(struct nlru_engine *eng, int cpu)
 	 * multi-threaded library allows: its kswapd and flusher threads are not in the child.) */
 	membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_RSEQ, 0, 0);
 	if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ, MEMBARRIER_CMD_FLAG_CPU, cpu) < 0)
-		log_err(&eng->log, "membarrier(RSEQ) failed on CPU %d: %s; a per-CPU list may "
-				   "race", cpu, strerror(errno));
+		log_err(&eng->log,
+			"membarrier(RSEQ) failed on CPU %d: %s; a per-CPU list may "
+			"race",
+			cpu, strerror(errno));
 }
 
 struct per_cpu_pages *pcp_lock_cpu(struct nlru_engine *eng, struct zone *zone, int cpu)

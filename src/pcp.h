@@ -27,7 +27,8 @@ static inline void pcp_set_count(struct per_cpu_pages *pcp, int count, uint64_t 
 	uint64_t old = atomic_load_explicit(&pcp->state, memory_order_relaxed);
 
 	atomic_store_explicit(&pcp->state,
-			      (((old >> PCP_COUNT_BITS) + allocs) << PCP_COUNT_BITS) | (uint64_t)count,
+			      (((old >> PCP_COUNT_BITS) + allocs) << PCP_COUNT_BITS) |
+				      (uint64_t)count,
 			      memory_order_relaxed);
 }
 
@@ -87,19 +88,18 @@ static inline int rseq_pop(struct per_cpu_pages *base, uint32_t ncpu, uint32_t *
 {
 	struct rseq *rs = rseq_area();
 
-	__asm__ __volatile__ goto(RSEQ_CS_BEGIN
-				  "movq 8(%%rax), %%rcx\n\t"
-				  "testw %%cx, %%cx\n\t"
-				  "jz %l[busy]\n\t"
-				  "movzwl %%cx, %%edx\n\t"
-				  "movq 16(%%rax), %%rsi\n\t"
-				  "movl -4(%%rsi,%%rdx,4), %%edx\n\t"
-				  "movl %%edx, %[pfn]\n\t"
-				  "addq $0xffff, %%rcx\n\t"
-				  "movq %%rcx, 8(%%rax)\n\t" RSEQ_CS_END
+	__asm__ __volatile__ goto(RSEQ_CS_BEGIN "movq 8(%%rax), %%rcx\n\t"
+						"testw %%cx, %%cx\n\t"
+						"jz %l[busy]\n\t"
+						"movzwl %%cx, %%edx\n\t"
+						"movq 16(%%rax), %%rsi\n\t"
+						"movl -4(%%rsi,%%rdx,4), %%edx\n\t"
+						"movl %%edx, %[pfn]\n\t"
+						"addq $0xffff, %%rcx\n\t"
+						"movq %%rcx, 8(%%rax)\n\t" RSEQ_CS_END
 				  :
-				  : [rseq_cs] "m"(rs->rseq_cs), [cpu_id] "m"(rs->cpu_id), [base] "r"(base),
-				    [ncpu] "r"(ncpu), [pfn] "m"(*pfn)
+				  : [rseq_cs] "m"(rs->rseq_cs), [cpu_id] "m"(rs->cpu_id),
+				    [base] "r"(base), [ncpu] "r"(ncpu), [pfn] "m"(*pfn)
 				  : "memory", "cc", "rax", "rcx", "rdx", "rsi"
 				  : busy);
 	return 0;
@@ -112,19 +112,18 @@ static inline int rseq_push(struct per_cpu_pages *base, uint32_t ncpu, uint32_t 
 {
 	struct rseq *rs = rseq_area();
 
-	__asm__ __volatile__ goto(RSEQ_CS_BEGIN
-				  "movq 8(%%rax), %%rcx\n\t"
-				  "movzwl %%cx, %%edx\n\t"
-				  "leal 1(%%edx), %%esi\n\t"
-				  "cmpl 4(%%rax), %%esi\n\t"
-				  "jge %l[busy]\n\t"
-				  "movq 16(%%rax), %%rsi\n\t"
-				  "movl %[pfn], (%%rsi,%%rdx,4)\n\t"
-				  "addq $1, %%rcx\n\t"
-				  "movq %%rcx, 8(%%rax)\n\t" RSEQ_CS_END
+	__asm__ __volatile__ goto(RSEQ_CS_BEGIN "movq 8(%%rax), %%rcx\n\t"
+						"movzwl %%cx, %%edx\n\t"
+						"leal 1(%%edx), %%esi\n\t"
+						"cmpl 4(%%rax), %%esi\n\t"
+						"jge %l[busy]\n\t"
+						"movq 16(%%rax), %%rsi\n\t"
+						"movl %[pfn], (%%rsi,%%rdx,4)\n\t"
+						"addq $1, %%rcx\n\t"
+						"movq %%rcx, 8(%%rax)\n\t" RSEQ_CS_END
 				  :
-				  : [rseq_cs] "m"(rs->rseq_cs), [cpu_id] "m"(rs->cpu_id), [base] "r"(base),
-				    [ncpu] "r"(ncpu), [pfn] "r"(pfn)
+				  : [rseq_cs] "m"(rs->rseq_cs), [cpu_id] "m"(rs->cpu_id),
+				    [base] "r"(base), [ncpu] "r"(ncpu), [pfn] "r"(pfn)
 				  : "memory", "cc", "rax", "rcx", "rdx", "rsi"
 				  : busy);
 	return 0;
@@ -137,15 +136,15 @@ static inline int rseq_lock(struct per_cpu_pages *base, uint32_t ncpu, int token
 {
 	struct rseq *rs = rseq_area();
 
-	__asm__ __volatile__ goto(RSEQ_CS_BEGIN
-				  "movl %[cpu_id], %%ecx\n\t"
-				  "movl %%ecx, %[cpu]\n\t"
-				  "movl %[token], (%%rax)\n\t" RSEQ_CS_END
-				  :
-				  : [rseq_cs] "m"(rs->rseq_cs), [cpu_id] "m"(rs->cpu_id), [base] "r"(base),
-				    [ncpu] "r"(ncpu), [token] "r"(token), [cpu] "m"(*cpu)
-				  : "memory", "cc", "rax", "rcx"
-				  : busy);
+	__asm__ __volatile__ goto(
+		RSEQ_CS_BEGIN "movl %[cpu_id], %%ecx\n\t"
+			      "movl %%ecx, %[cpu]\n\t"
+			      "movl %[token], (%%rax)\n\t" RSEQ_CS_END
+		:
+		: [rseq_cs] "m"(rs->rseq_cs), [cpu_id] "m"(rs->cpu_id), [base] "r"(base),
+		  [ncpu] "r"(ncpu), [token] "r"(token), [cpu] "m"(*cpu)
+		: "memory", "cc", "rax", "rcx"
+		: busy);
 	return 0;
 busy:
 	return -EAGAIN;

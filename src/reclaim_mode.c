@@ -2,8 +2,8 @@
  * reclaim_mode.c - the two mode tables.  Each entry names the function that does the job the
  * Linux way of that version; reclaim_mode.h says what every entry is for.
  */
-#include "kswapd.h"
 #include "reclaim_mode.h"
+#include "kswapd.h"
 #include "vmscan.h"
 #include "vmstat_dump.h"
 

@@ -27,7 +27,7 @@ struct swap_device {
 	uint64_t *map;        /* bit set: slot in use */
 	uint32_t cursor;      /* next-fit start */
 	_Atomic long nr_free;
-	struct fault_injection inject; /* test hook */
+	struct fault_injection inject;               /* test hook */
 	void (*read_hook)(void *arg, uint32_t slot); /* test hook: a page was read from @slot */
 	void *read_hook_arg;
 	/* Write errors reported, Linux's printk_ratelimited() (its defaults: 10 every 5 s). */
@@ -197,8 +197,7 @@ int swap_writepage(struct nlru_engine *eng, uint32_t slot, const void *data)
 	return 0;
 }
 
-void swap_set_read_hook(struct swap_device *swap, void (*hook)(void *arg, uint32_t slot),
-			void *arg)
+void swap_set_read_hook(struct swap_device *swap, void (*hook)(void *arg, uint32_t slot), void *arg)
 {
 	swap->read_hook_arg = arg;
 	swap->read_hook = hook;
@@ -228,8 +227,9 @@ void swap_write_failed(struct nlru_engine *eng, int err)
 		swap->err_dropped++;
 	pthread_mutex_unlock(&swap->err_lock);
 	if (dropped)
-		log_err(&eng->log, "swap-out: %ld more failures not logged (nlru_swap_write_fail "
-				   "counts them all)",
+		log_err(&eng->log,
+			"swap-out: %ld more failures not logged (nlru_swap_write_fail "
+			"counts them all)",
 			dropped);
 	if (log)
 		log_err(&eng->log, "swap-out failed: %s; the page stays resident and dirty",

@@ -91,7 +91,8 @@ static int collect_cpus(struct topo *topo, hwloc_topology_t t, hwloc_obj_t numa,
 	hwloc_bitmap_foreach_begin(pu_index, numa->cpuset)
 	{
 		hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t, pu_index);
-		unsigned int id = pu ? (topo->emulated ? pu->logical_index : pu->os_index) : pu_index;
+		unsigned int id =
+			pu ? (topo->emulated ? pu->logical_index : pu->os_index) : pu_index;
 		int cpu = (int)(id % (unsigned int)topo->nr_possible_cpus);
 
 		node->cpus[node->nr_cpus++] = cpu;
@@ -114,10 +115,12 @@ static void read_distances(struct topo *topo, hwloc_topology_t t)
 		return;
 	for (unsigned int i = 0; i < dist->nbobjs; i++) {
 		for (unsigned int j = 0; j < dist->nbobjs; j++) {
-			unsigned int a = dist->objs[i]->logical_index, b = dist->objs[j]->logical_index;
+			unsigned int a = dist->objs[i]->logical_index,
+				     b = dist->objs[j]->logical_index;
 			uint64_t v = dist->values[i * dist->nbobjs + j];
 
-			if (a < (unsigned int)topo->nr_nodes && b < (unsigned int)topo->nr_nodes && v)
+			if (a < (unsigned int)topo->nr_nodes && b < (unsigned int)topo->nr_nodes &&
+			    v)
 				topo->distance[a][b] = (int)MIN(v, 255u);
 		}
 	}

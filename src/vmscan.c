@@ -22,9 +22,9 @@
 #include <time.h>
 
 #include "anon.h"
-#include "lru.h"
 #include "filemap.h"
 #include "flusher.h"
+#include "lru.h"
 #include "page_alloc.h"
 #include "shrinker.h"
 #include "swap.h"
@@ -186,7 +186,8 @@ static unsigned long isolate_lru_pages(struct nlru_engine *eng, struct lruvec *l
 		scan += pfnlist_empty(src) ? total_skipped : total_skipped >> 2;
 		for (uint32_t pfn; (pfn = pfnlist_pop_tail(&skipped, pages)) != PFN_NIL;)
 			pfnlist_add(src, pages, pfn);
-		/* The skipped pages never left the list as far as its size counters are concerned. */
+		/* The skipped pages never left the list as far as its size counters are concerned.
+		 */
 	}
 	*nr_scanned = scan;
 	return taken;
@@ -283,7 +284,8 @@ static enum page_references try_file_reclaim(struct nlru_engine *eng, struct lru
 					     const struct scan_control *sc)
 {
 	if (page_test(page, PG_dirty)) {
-		if (!current_is_kswapd() || !(atomic_load(&lruvec->flags) & (1ul << LRUVEC_DIRTY))) {
+		if (!current_is_kswapd() ||
+		    !(atomic_load(&lruvec->flags) & (1ul << LRUVEC_DIRTY))) {
 			mod_lruvec_state(lruvec, NLRU_NR_VMSCAN_IMMEDIATE, 1);
 			page_set(page, PG_reclaim);
 			return PAGEREF_KEEP;
@@ -394,8 +396,7 @@ static void putback_inactive_pages(struct lruvec *lruvec, struct pfnlist *list)
 	}
 }
 
-static void free_page_list(struct nlru_engine *eng, struct pglist_data *pgdat,
-			   struct pfnlist *list)
+static void free_page_list(struct nlru_engine *eng, struct pglist_data *pgdat, struct pfnlist *list)
 {
 	uint32_t pfn;
 
@@ -407,8 +408,8 @@ static void free_page_list(struct nlru_engine *eng, struct pglist_data *pgdat,
  * inactive_reclaimable_pages(): does some eligible zone have a batch worth scanning?  A 4.8
  * check for node lruvecs, whose lists may hold nothing but ineligible pages; 4.7 has none.
  */
-static bool inactive_reclaimable_pages(const struct lruvec *lruvec,
-				       const struct scan_control *sc, enum lru_list lru)
+static bool inactive_reclaimable_pages(const struct lruvec *lruvec, const struct scan_control *sc,
+				       enum lru_list lru)
 {
 	const struct pglist_data *pgdat = lruvec->pgdat;
 
@@ -422,8 +423,7 @@ static bool inactive_reclaimable_pages(const struct lruvec *lruvec,
 }
 
 /* too_many_isolated(): direct reclaimers must not isolate more than the list holds. */
-static bool too_many_isolated(const struct lruvec *lruvec, bool file,
-			      const struct scan_control *sc)
+static bool too_many_isolated(const struct lruvec *lruvec, bool file, const struct scan_control *sc)
 {
 	long inactive, isolated;
 
@@ -503,8 +503,7 @@ static unsigned long move_pages_to_lru(struct lruvec *lruvec, struct pfnlist *li
  * ones are only counted as rotated (4.8 keeps nothing active but executable file pages).
  */
 static void shrink_active_list(struct nlru_engine *eng, unsigned long nr_to_scan,
-			       struct lruvec *lruvec, struct scan_control *sc,
-			       enum lru_list lru)
+			       struct lruvec *lruvec, struct scan_control *sc, enum lru_list lru)
 {
 	struct page *pages = lruvec->pgdat->pages;
 	bool file = is_file_lru(lru);
@@ -589,7 +588,8 @@ static enum scan_balance scan_balance(struct nlru_engine *eng, struct lruvec *lr
 	 * The "cache trap": too little file cache left to reach the high watermarks, of every
 	 * zone of the node (4.8) or of the one zone (4.7).
 	 */
-	file = lruvec_lru_size(lruvec, LRU_ACTIVE_FILE) + lruvec_lru_size(lruvec, LRU_INACTIVE_FILE);
+	file = lruvec_lru_size(lruvec, LRU_ACTIVE_FILE) +
+	       lruvec_lru_size(lruvec, LRU_INACTIVE_FILE);
 	for_each_lruvec_zone(zone, lruvec) {
 		free += (unsigned long)zone_page_state(zone, NLRU_NR_FREE_PAGES);
 		if (managed_zone(zone))
@@ -654,10 +654,12 @@ static void scale_remaining(unsigned long nr[NR_LRU_LISTS],
 
 	if (nr_file > nr_anon) {
 		small = LRU_INACTIVE_ANON;
-		percentage = nr_anon * 100 / (targets[LRU_INACTIVE_ANON] + targets[LRU_ACTIVE_ANON] + 1);
+		percentage =
+			nr_anon * 100 / (targets[LRU_INACTIVE_ANON] + targets[LRU_ACTIVE_ANON] + 1);
 	} else {
 		small = LRU_INACTIVE_FILE;
-		percentage = nr_file * 100 / (targets[LRU_INACTIVE_FILE] + targets[LRU_ACTIVE_FILE] + 1);
+		percentage =
+			nr_file * 100 / (targets[LRU_INACTIVE_FILE] + targets[LRU_ACTIVE_FILE] + 1);
 	}
 	big = small == LRU_INACTIVE_ANON ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON;
 	nr[small] = nr[small + LRU_ACTIVE] = 0;
@@ -749,8 +751,7 @@ void age_active_anon(struct nlru_engine *eng, struct lruvec *lruvec, struct scan
 }
 
 /* shrink_zones(), 4.8: each node of the zonelist once per priority, eligible zones only. */
-void shrink_zones_node(struct nlru_engine *eng, struct zonelist *zonelist,
-		       struct scan_control *sc)
+void shrink_zones_node(struct nlru_engine *eng, struct zonelist *zonelist, struct scan_control *sc)
 {
 	struct zoneref *z = zonelist->_zonerefs;
 	struct pglist_data *last_pgdat = NULL;
@@ -773,8 +774,7 @@ void shrink_zones_node(struct nlru_engine *eng, struct zonelist *zonelist,
  * priority.  The shrinkers run with the node's classzone only: the request's highest zone,
  * or the highest populated one below it on that node.
  */
-void shrink_zones_zone(struct nlru_engine *eng, struct zonelist *zonelist,
-		       struct scan_control *sc)
+void shrink_zones_zone(struct nlru_engine *eng, struct zonelist *zonelist, struct scan_control *sc)
 {
 	struct zoneref *z = zonelist->_zonerefs;
 	struct zone *zone;

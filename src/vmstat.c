@@ -134,7 +134,8 @@ static long pcp_frees(struct nlru_engine *eng, struct zone *zone)
 		struct per_cpu_pages *pcp = pcp_lock_cpu(eng, zone, cpu);
 
 		sum += pcp_count(pcp) + (long)pcp_allocs(pcp) +
-		       atomic_load(&pcp->stat[PCP_RETURNED]) - atomic_load(&pcp->stat[PCP_REFILLED]);
+		       atomic_load(&pcp->stat[PCP_RETURNED]) -
+		       atomic_load(&pcp->stat[PCP_REFILLED]);
 		pcp_unlock(pcp);
 	}
 	return sum;

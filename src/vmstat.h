@@ -90,7 +90,8 @@ static inline void lruvec_reset_state(struct lruvec *lruvec, enum nlru_node_stat
 		atomic_exchange_explicit(&lruvec->pgdat->vm_stat[item], 0, memory_order_relaxed);
 		return;
 	}
-	v = atomic_exchange_explicit(&lruvec->zone->zm->vm_node_stat[item], 0, memory_order_relaxed);
+	v = atomic_exchange_explicit(&lruvec->zone->zm->vm_node_stat[item], 0,
+				     memory_order_relaxed);
 	if (v)
 		mod_node_page_state(lruvec->pgdat, item, -v);
 }
@@ -99,7 +100,8 @@ static inline void lruvec_reset_state(struct lruvec *lruvec, enum nlru_node_stat
 static inline long lruvec_page_state(const struct lruvec *lruvec, enum nlru_node_stat_item item)
 {
 	if (lruvec->zone)
-		return atomic_load_explicit(&lruvec->zone->zm->vm_node_stat[item], memory_order_relaxed);
+		return atomic_load_explicit(&lruvec->zone->zm->vm_node_stat[item],
+					    memory_order_relaxed);
 	return node_page_state(lruvec->pgdat, item);
 }
 

@@ -114,8 +114,8 @@ static void dump_zone_header_48(const struct nlru_engine *eng, const struct zone
 		"\n  pages free     %lu\n        min      %lu\n        low      %lu"
 		"\n        high     %lu\n   node_scanned  %lu\n        spanned  %lu"
 		"\n        present  %lu\n        managed  %lu",
-		(unsigned long)zone_page_state(zone, NLRU_NR_FREE_PAGES), zone->watermark[WMARK_MIN],
-		zone->watermark[WMARK_LOW], zone->watermark[WMARK_HIGH],
+		(unsigned long)zone_page_state(zone, NLRU_NR_FREE_PAGES),
+		zone->watermark[WMARK_MIN], zone->watermark[WMARK_LOW], zone->watermark[WMARK_HIGH],
 		(unsigned long)node_page_state(pgdat, NLRU_NR_PAGES_SCANNED),
 		(unsigned long)zone->spanned_pages, (unsigned long)zone->present_pages,
 		(unsigned long)zone->managed_pages);
@@ -146,8 +146,9 @@ static void dump_zone_tail_48(const struct nlru_engine *eng, const struct zone *
 	const struct pglist_data *pgdat = zone->zone_pgdat;
 
 	dump_zone_pagesets(eng, zone, out);
-	fprintf(out, "\n  node_unreclaimable:  %u\n  start_pfn:           %lu"
-		     "\n  node_inactive_ratio: %u\n",
+	fprintf(out,
+		"\n  node_unreclaimable:  %u\n  start_pfn:           %lu"
+		"\n  node_inactive_ratio: %u\n",
 		!pgdat_reclaimable(eng, pgdat),
 		(unsigned long)(pgdat->node_start_pfn + zone->zone_start_pfn), 0u);
 }

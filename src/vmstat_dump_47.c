@@ -17,13 +17,19 @@
 
 struct item_47 {
 	const char *name;
-	bool per_node;       /* kept as a node item (its per-zone copy in zone mode) */
-	int item;            /* enum nlru_zone_stat_item or enum nlru_node_stat_item */
-	bool alloc_batch;    /* NR_ALLOC_BATCH, kept beside the zone counters */
+	bool per_node;    /* kept as a node item (its per-zone copy in zone mode) */
+	int item;         /* enum nlru_zone_stat_item or enum nlru_node_stat_item */
+	bool alloc_batch; /* NR_ALLOC_BATCH, kept beside the zone counters */
 };
 
-#define Z(name, item) {name, false, NLRU_##item, false}
-#define N(name, item) {name, true, NLRU_##item, false}
+#define Z(name, item)                                                                              \
+	{                                                                                          \
+		name, false, NLRU_##item, false                                                    \
+	}
+#define N(name, item)                                                                              \
+	{                                                                                          \
+		name, true, NLRU_##item, false                                                     \
+	}
 
 /* 4.7 enum zone_stat_item, CONFIG_NUMA, without THP file and ZSMALLOC items. */
 static const struct item_47 items_47[] = {
@@ -105,7 +111,8 @@ void dump_vmstat_items_47(struct nlru_engine *eng, int only_nid, FILE *out)
 		for (int nid = 0; nid < eng->nr_nodes; nid++)
 			if (only_nid < 0 || nid == only_nid)
 				for (int zid = 0; zid < MAX_NR_ZONES; zid++) {
-					long v = zone_item_47(eng, &NODE_DATA(eng, nid)->node_zones[zid],
+					long v = zone_item_47(eng,
+							      &NODE_DATA(eng, nid)->node_zones[zid],
 							      &items_47[i]);
 
 					sum += v;
@@ -149,8 +156,8 @@ static void dump_zone_47(struct nlru_engine *eng, const struct zone *zone, FILE 
 		"\n        high     %lu\n        scanned  %lu\n        spanned  %lu"
 		"\n        present  %lu\n        managed  %lu",
 		zone->node, nlru_zone_name(zone->zone_idx),
-		(unsigned long)zone_page_state(zone, NLRU_NR_FREE_PAGES), zone->watermark[WMARK_MIN],
-		zone->watermark[WMARK_LOW], zone->watermark[WMARK_HIGH],
+		(unsigned long)zone_page_state(zone, NLRU_NR_FREE_PAGES),
+		zone->watermark[WMARK_MIN], zone->watermark[WMARK_LOW], zone->watermark[WMARK_HIGH],
 		(unsigned long)zone_node_page_state(zone, NLRU_NR_PAGES_SCANNED),
 		(unsigned long)zone->spanned_pages, (unsigned long)zone->present_pages,
 		(unsigned long)zone->managed_pages);
@@ -159,7 +166,8 @@ static void dump_zone_47(struct nlru_engine *eng, const struct zone *zone, FILE 
 			shown(zone_item_47(eng, zone, &items_47[i])));
 	dump_zone_pagesets(eng, zone, out);
 	/* inactive_ratio is never set in 4.7 either: it prints 0. */
-	fprintf(out, "\n  all_unreclaimable: %u\n  start_pfn:         %lu\n  inactive_ratio:    %u\n",
+	fprintf(out,
+		"\n  all_unreclaimable: %u\n  start_pfn:         %lu\n  inactive_ratio:    %u\n",
 		!zone_reclaimable(eng, zone),
 		(unsigned long)(zone->zone_pgdat->node_start_pfn + zone->zone_start_pfn), 0u);
 }

@@ -5,9 +5,9 @@
  * The setup runs once at engine creation with no allocation in flight, so it takes no lock;
  * the checks read NR_FREE_PAGES lock-free, as Linux does.
  */
-#include "page_alloc_fair.h"
 #include "watermark.h"
 #include "gfp.h"
+#include "page_alloc_fair.h"
 #include "vmstat.h"
 
 unsigned long int_sqrt(unsigned long x)
@@ -62,9 +62,9 @@ static void setup_per_zone_wmarks(struct nlru_engine *eng)
 			uint64_t tmp = lowmem_pages ? (uint64_t)pages_min * zone->managed_pages /
 							      lowmem_pages
 						    : 0;
-			uint64_t gap = MAX(tmp / 4, (uint64_t)zone->managed_pages *
-							    (uint64_t)eng->cfg.watermark_scale_factor /
-							    10000);
+			uint64_t gap = MAX(
+				tmp / 4, (uint64_t)zone->managed_pages *
+						 (uint64_t)eng->cfg.watermark_scale_factor / 10000);
 
 			zone->watermark[WMARK_MIN] = tmp;
 			zone->watermark[WMARK_LOW] = tmp + gap;
@@ -125,8 +125,8 @@ static void calculate_totalreserve_pages(struct nlru_engine *eng)
 
 			for (int j = 0; j < MAX_NR_ZONES; j++)
 				max = MAX(max, zone->lowmem_reserve[j]);
-			pgdat->totalreserve_pages +=
-				MIN((unsigned long)max + high_wmark_pages(zone), zone->managed_pages);
+			pgdat->totalreserve_pages += MIN(
+				(unsigned long)max + high_wmark_pages(zone), zone->managed_pages);
 		}
 	}
 }

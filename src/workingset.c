@@ -5,19 +5,19 @@
  * The clock is lruvec->inactive_age: it ticks on every eviction and every activation of a
  * file page, so the distance between an eviction and its refault is the number of pages that
  * competed for the inactive list meanwhile.  The shadow entry names the node and the zone of
- * the evicted page, as 4.7's does, so a refault finds the clock it was stamped with.  A 64-bit clock never wraps here, so the shadow
- * keeps it whole (Linux packs it with the node and memcg into a radix tree exceptional entry
- * and drops low bits on huge machines).
+ * the evicted page, as 4.7's does, so a refault finds the clock it was stamped with.  A 64-bit
+ * clock never wraps here, so the shadow keeps it whole (Linux packs it with the node and memcg into
+ * a radix tree exceptional entry and drops low bits on huge machines).
  *
  * Shadow entries are bounded by a shrinker, as Linux's workingset_shadow_shrinker bounds its
  * radix tree nodes: a node may keep up to four shadow entries per file LRU page (Linux allows
  * file_lru_pages / 16 radix nodes of 64 slots).  Every 64 entries trimmed count as one
  * workingset_nodereclaim, the node of 64 slots that Linux would have freed.
  */
+#include "workingset.h"
 #include "filemap.h"
 #include "lru.h"
 #include "vmstat.h"
-#include "workingset.h"
 
 #define SHADOWS_PER_FILE_PAGE 4
 #define SLOTS_PER_RADIX_NODE 64
@@ -78,7 +78,8 @@ static unsigned long scan_shadows(void *arg, struct nlru_shrink_control *sc)
 	struct pglist_data *pgdat = NODE_DATA(eng, sc->nid);
 	unsigned long trimmed = filemap_trim_shadows(eng, sc->nid, sc->nr_to_scan);
 	long before = atomic_fetch_add(&pgdat->shadows_trimmed, (long)trimmed);
-	long nodes = (before + (long)trimmed) / SLOTS_PER_RADIX_NODE - before / SLOTS_PER_RADIX_NODE;
+	long nodes =
+		(before + (long)trimmed) / SLOTS_PER_RADIX_NODE - before / SLOTS_PER_RADIX_NODE;
 
 	/* Radix tree nodes are slab objects, so 4.7 books them on a zone: the node's highest. */
 	if (nodes)

@@ -12,11 +12,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <unistd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <nodelru/nodelru.h>
 #include <nodelru/vmstat.h>
@@ -146,8 +146,10 @@ static int file_workload(struct nlru_engine *eng, uint64_t bytes)
 	if (!r)
 		r = nlru_file_open(eng, src, O_RDONLY, 0, NLRU_NUMA_NO_NODE, &a);
 	if (!r)
-		r = nlru_file_open(eng, dst, O_RDWR | O_CREAT | O_TRUNC, 0600, NLRU_NUMA_NO_NODE, &b);
-	for (uint64_t off = 0; !r && (n = nlru_file_pread(a, buf, sizeof(buf), off)) > 0; off += (uint64_t)n)
+		r = nlru_file_open(eng, dst, O_RDWR | O_CREAT | O_TRUNC, 0600, NLRU_NUMA_NO_NODE,
+				   &b);
+	for (uint64_t off = 0; !r && (n = nlru_file_pread(a, buf, sizeof(buf), off)) > 0;
+	     off += (uint64_t)n)
 		if (nlru_file_pwrite(b, buf, (size_t)n, off) != n)
 			r = -EIO;
 	if (b && nlru_file_close(b) && !r)
@@ -189,7 +191,8 @@ int main(int argc, char **argv)
 		r = node_workload(eng, nid, pages);
 	for (int nid = 0; nid < nlru_engine_nr_nodes(eng) && !r; nid++)
 		r = anon_workload(eng, nid,
-				  2 * (size_t)cfg.node_mib * 256 * (size_t)nlru_engine_nr_nodes(eng));
+				  2 * (size_t)cfg.node_mib * 256 *
+					  (size_t)nlru_engine_nr_nodes(eng));
 	if (!r)
 		r = file_workload(eng, 2 * ((uint64_t)cfg.node_mib << 20) *
 					       (uint64_t)nlru_engine_nr_nodes(eng));

@@ -90,10 +90,10 @@ NLRU_API int nlru_jemalloc_create(struct nlru_engine *eng, const struct nlru_jem
  * and give every page back to the engine.  Returns -EBUSY (logged), with everything left as
  * it was, while the arena still has live allocations (flush private tcaches first) or a
  * thread is bound to it with "thread.arena"; -ENOTSUP (logged) when this jemalloc keeps no
- * statistics, so live allocations cannot be ruled out.  NULL is accepted and returns 0.  No other call
- * on @je, and no use of its arena, may run concurrently or follow: a destroyed handle is
- * freed memory (a cleared mark makes a second destroy return -EINVAL when the memory has not
- * been reused, which is a hint, not a guarantee).  The engine refuses to be destroyed
+ * statistics, so live allocations cannot be ruled out.  NULL is accepted and returns 0.  No other
+ * call on @je, and no use of its arena, may run concurrently or follow: a destroyed handle is freed
+ * memory (a cleared mark makes a second destroy return -EINVAL when the memory has not been reused,
+ * which is a hint, not a guarantee).  The engine refuses to be destroyed
  * (-EBUSY) while an arena on it exists, so destroy arenas first.
  */
 NLRU_API int nlru_jemalloc_destroy(struct nlru_jemalloc *je);

@@ -30,7 +30,8 @@ extern "C" {
 #define NLRU_VERSION_MAJOR 0
 #define NLRU_VERSION_MINOR 1
 #define NLRU_VERSION_PATCH 0
-#define NLRU_VERSION_NUM (NLRU_VERSION_MAJOR * 10000 + NLRU_VERSION_MINOR * 100 + NLRU_VERSION_PATCH)
+#define NLRU_VERSION_NUM                                                                           \
+	(NLRU_VERSION_MAJOR * 10000 + NLRU_VERSION_MINOR * 100 + NLRU_VERSION_PATCH)
 
 /* The version of the library actually loaded, as NLRU_VERSION_NUM computes it. */
 NLRU_API int nlru_version(void);
@@ -60,17 +61,18 @@ enum nlru_zone_type {
 #define NLRU_GFP_HIGHMEM (1u << 1)
 #define NLRU_GFP_DMA32 (1u << 2)
 #define NLRU_GFP_MOVABLE (1u << 3)
-#define NLRU_GFP_HIGH (1u << 5)           /* may use part of the min reserve (ALLOC_HIGH) */
-#define NLRU_GFP_IO (1u << 6)             /* reclaim may start I/O */
-#define NLRU_GFP_FS (1u << 7)             /* reclaim may write files */
-#define NLRU_GFP_ATOMIC (1u << 9)         /* cannot sleep; may dip deeper (ALLOC_HARDER) */
+#define NLRU_GFP_HIGH (1u << 5)            /* may use part of the min reserve (ALLOC_HIGH) */
+#define NLRU_GFP_IO (1u << 6)              /* reclaim may start I/O */
+#define NLRU_GFP_FS (1u << 7)              /* reclaim may write files */
+#define NLRU_GFP_ATOMIC (1u << 9)          /* cannot sleep; may dip deeper (ALLOC_HARDER) */
 #define NLRU_GFP_DIRECT_RECLAIM (1u << 10) /* may reclaim in the calling thread */
 #define NLRU_GFP_KSWAPD_RECLAIM (1u << 11) /* may wake kswapd */
-#define NLRU_GFP_NORETRY (1u << 12)       /* give up after one reclaim attempt */
-#define NLRU_GFP_THISNODE (1u << 18)      /* the requested node only, no fallback */
+#define NLRU_GFP_NORETRY (1u << 12)        /* give up after one reclaim attempt */
+#define NLRU_GFP_THISNODE (1u << 18)       /* the requested node only, no fallback */
 #define NLRU_GFP_HARDWALL (1u << 20)
-#define NLRU_GFP_ZERO (1u << 21)          /* return zeroed memory */
-#define NLRU_GFP_SLAB_RECLAIMABLE (1u << 22)   /* charge to nr_slab_reclaimable (a shrinkable cache) */
+#define NLRU_GFP_ZERO (1u << 21) /* return zeroed memory */
+#define NLRU_GFP_SLAB_RECLAIMABLE                                                                  \
+	(1u << 22) /* charge to nr_slab_reclaimable (a shrinkable cache) */
 #define NLRU_GFP_SLAB_UNRECLAIMABLE (1u << 23) /* charge to nr_slab_unreclaimable */
 
 #define NLRU_GFP_RECLAIM (NLRU_GFP_DIRECT_RECLAIM | NLRU_GFP_KSWAPD_RECLAIM)
@@ -341,8 +343,8 @@ NLRU_API long nlru_flusher_run(struct nlru_engine *eng);
  * Files through the engine's page cache (Linux's address_space).  Reads and writes go through
  * engine pages on the file LRU lists; dirty pages are written back by the flusher thread (over
  * the background threshold, when reclaim asks, and once older than dirty_expire_centisecs),
- * by nlru_file_flush(), nlru_file_fsync(), nlru_file_close(), and by kswapd under pressure.  One thread at a time per file for close; reads and writes may be
- * concurrent.
+ * by nlru_file_flush(), nlru_file_fsync(), nlru_file_close(), and by kswapd under pressure.  One
+ * thread at a time per file for close; reads and writes may be concurrent.
  */
 struct nlru_file;
 
@@ -355,8 +357,8 @@ struct nlru_file;
  * once: -EBUSY, before O_TRUNC could cut it, if it is open already under any name (share
  * that handle, which is thread-safe).  -errno from open(2), -EISDIR, -EINVAL, -EBUSY, -ENOMEM.
  */
-NLRU_API int nlru_file_open(struct nlru_engine *eng, const char *path, int flags,
-			    unsigned int mode, int nid, struct nlru_file **out);
+NLRU_API int nlru_file_open(struct nlru_engine *eng, const char *path, int flags, unsigned int mode,
+			    int nid, struct nlru_file **out);
 
 /*
  * pread(2) / pwrite(2) through the cache: any offset and length.  Return the bytes moved
@@ -380,8 +382,8 @@ NLRU_API long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t l
  * ranges, -EFBIG past the largest file the cache holds (16 TiB), and the errors of
  * nlru_file_pread() and nlru_file_pwrite().  Reads and dirties pages as they do.
  */
-NLRU_API long nlru_file_copy_range(struct nlru_file *in, uint64_t in_offset,
-				   struct nlru_file *out, uint64_t out_offset, size_t len);
+NLRU_API long nlru_file_copy_range(struct nlru_file *in, uint64_t in_offset, struct nlru_file *out,
+				   uint64_t out_offset, size_t len);
 
 /*
  * Zero-copy access to the cache: pin a page of the file as regions pin anonymous pages, and
@@ -425,9 +427,9 @@ NLRU_API int nlru_file_close(struct nlru_file *file);
 struct nlru_shrinker;
 
 struct nlru_shrink_control {
-	int nid;                   /* the node being reclaimed (0 unless NUMA-aware) */
-	unsigned long nr_to_scan;  /* objects to scan in this call (scan only) */
-	unsigned long nr_scanned;  /* may be set by scan to the number really looked at */
+	int nid;                  /* the node being reclaimed (0 unless NUMA-aware) */
+	unsigned long nr_to_scan; /* objects to scan in this call (scan only) */
+	unsigned long nr_scanned; /* may be set by scan to the number really looked at */
 };
 
 /* count: objects that could be freed now (0: nothing to do).  Must not allocate with reclaim. */
@@ -471,7 +473,7 @@ NLRU_API int nlru_shrinker_unregister(struct nlru_shrinker *shrinker);
 struct nlru_zone_info {
 	size_t size; /* sizeof(struct nlru_zone_info), set by the caller */
 	uint64_t start_pfn, spanned, present, managed;
-	uint64_t free;                            /* NR_FREE_PAGES */
+	uint64_t free;                             /* NR_FREE_PAGES */
 	uint64_t wmark_min, wmark_low, wmark_high; /* pages */
 	uint64_t lowmem_reserve[NLRU_MAX_NR_ZONES];
 	uint32_t pcp_high, pcp_batch;

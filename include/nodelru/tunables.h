@@ -17,6 +17,8 @@
 #define NLRU_NODE_MIB_MAX ((1L << 24) - 1)
 #define NLRU_SWAP_MIB_MAX ((1L << 24) - 1)
 
+/* One tunable a line, however long its help. */
+/* clang-format off */
 #define NLRU_TUNABLES(X)                                                                           \
 	X(node_mib, 64, 4, NLRU_NODE_MIB_MAX, "[a node's present memory; numa=fake= splits a machine into nodes] memory of each NUMA node, MiB (page numbers are 32-bit)")                              \
 	X(dma_pct, 0, 0, 100, "[ZONE_DMA, the first 16 MiB on x86_64] share of node 0 in ZONE_DMA, percent (other nodes have none)")      \
@@ -39,5 +41,6 @@
 	X(flusher, 1, 0, 1, "[none: the writeback workers always run] run a flusher thread that writes dirty file pages in the background; 0 leaves writeback to nlru_flusher_run(), writers over the dirty limit, fsync, close and kswapd") \
 	X(dirty_writeback_centisecs, 500, 0, 360000, "[vm.dirty_writeback_centisecs] how often the flusher wakes to write old dirty files, 1/100 s; 0: never") \
 	X(dirty_expire_centisecs, 3000, 0, 360000, "[vm.dirty_expire_centisecs] dirty data older than this is written by the periodic wakeup, 1/100 s")
+/* clang-format on */
 
 #endif /* NODELRU_TUNABLES_H */

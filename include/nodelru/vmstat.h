@@ -19,14 +19,14 @@ enum nlru_zone_stat_item {
 #define NLRU_X_(e, n, h) NLRU_##e,
 	NLRU_ZONE_STAT_ITEMS(NLRU_X_)
 #undef NLRU_X_
-	NLRU_NR_VM_ZONE_STAT_ITEMS
+		NLRU_NR_VM_ZONE_STAT_ITEMS
 };
 
 enum nlru_node_stat_item {
 #define NLRU_X_(e, n, h) NLRU_##e,
 	NLRU_NODE_STAT_ITEMS(NLRU_X_)
 #undef NLRU_X_
-	NLRU_NR_VM_NODE_STAT_ITEMS
+		NLRU_NR_VM_NODE_STAT_ITEMS
 };
 
 /*
@@ -39,19 +39,19 @@ enum nlru_vm_event_item {
 	NLRU_VM_EVENT_ITEMS(NLRU_G_, NLRU_Z_, NLRU_Z_)
 #undef NLRU_G_
 #undef NLRU_Z_
-	NLRU_NR_VM_EVENT_ITEMS
+		NLRU_NR_VM_EVENT_ITEMS
 };
 
 #define NLRU_VMSTAT_VERSION 1
 
 /* A consistent-enough copy of every counter (each is read atomically; the set is not). */
 struct nlru_vmstat {
-	size_t size;       /* sizeof(struct nlru_vmstat), set by the caller */
-	uint32_t version;  /* NLRU_VMSTAT_VERSION, set by the caller */
-	uint32_t nr_nodes; /* filled in */
-	uint64_t events[NLRU_NR_VM_EVENT_ITEMS];     /* summed over CPUs */
-	int64_t zone[NLRU_NR_VM_ZONE_STAT_ITEMS];    /* summed over all zones of all nodes */
-	int64_t node[NLRU_NR_VM_NODE_STAT_ITEMS];    /* summed over all nodes */
+	size_t size;                             /* sizeof(struct nlru_vmstat), set by the caller */
+	uint32_t version;                        /* NLRU_VMSTAT_VERSION, set by the caller */
+	uint32_t nr_nodes;                       /* filled in */
+	uint64_t events[NLRU_NR_VM_EVENT_ITEMS]; /* summed over CPUs */
+	int64_t zone[NLRU_NR_VM_ZONE_STAT_ITEMS]; /* summed over all zones of all nodes */
+	int64_t node[NLRU_NR_VM_NODE_STAT_ITEMS]; /* summed over all nodes */
 };
 
 /*

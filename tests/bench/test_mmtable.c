@@ -106,9 +106,10 @@ Test(mmtable, pagealloc_layout_of_the_spec)
 Test(mmtable, stutter_layout_of_the_spec)
 {
 	static const char *const stats[] = {
-	    "Min",         "1st-qrtle",   "2nd-qrtle",   "3rd-qrtle",  "Max-90%",     "Max-93%",
-	    "Max-95%",     "Max-99%",     "Max",         "Mean",       "Best99%Mean", "Best95%Mean",
-	    "Best90%Mean", "Best50%Mean", "Best10%Mean", "Best5%Mean", "Best1%Mean"};
+		"Min",         "1st-qrtle",   "2nd-qrtle",   "3rd-qrtle",   "Max-90%",
+		"Max-93%",     "Max-95%",     "Max-99%",     "Max",         "Mean",
+		"Best99%Mean", "Best95%Mean", "Best90%Mean", "Best50%Mean", "Best10%Mean",
+		"Best5%Mean",  "Best1%Mean"};
 	struct mm_table t;
 	char *out, *fixture = read_fixture("layout-stutter.txt");
 

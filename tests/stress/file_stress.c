@@ -56,7 +56,8 @@ static void *copier_main(void *arg)
 	long n;
 
 	if (nlru_file_open(c->eng, c->src, O_RDONLY, 0, NLRU_NUMA_NO_NODE, &a) ||
-	    nlru_file_open(c->eng, c->dst, O_RDWR | O_CREAT | O_TRUNC, 0600, NLRU_NUMA_NO_NODE, &b)) {
+	    nlru_file_open(c->eng, c->dst, O_RDWR | O_CREAT | O_TRUNC, 0600, NLRU_NUMA_NO_NODE,
+			   &b)) {
 		fail("open");
 		return NULL;
 	}

@@ -106,9 +106,9 @@ Test(diff, csv_and_json_with_and_without_elapsed)
 Test(diff, went_down_is_one_unsigned_rule)
 {
 	static const char *const cases[][2] = {
-	    {"pgfault 10\n", "pgfault 9223372036854775817\n"},
-	    {"pgfault 1\n", "pgfault 9223372036854775809\n"},
-	    {"pgfault 9223372036854775817\n", "pgfault 10\n"},
+		{"pgfault 10\n", "pgfault 9223372036854775817\n"},
+		{"pgfault 1\n", "pgfault 9223372036854775809\n"},
+		{"pgfault 9223372036854775817\n", "pgfault 10\n"},
 	};
 	static const int down[] = {0, 0, 1};
 

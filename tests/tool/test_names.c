@@ -116,8 +116,8 @@ Test(names, spellings_fold_into_one_logical_counter)
 Test(names, fixtures_have_no_unknown_counter)
 {
 	static const char *const files[] = {
-	    DATA("vmstat-4.7-after"),  DATA("vmstat-4.8-after"),  DATA("vmstat-6.x-after"),
-	    DATA("engine-zone-after"), DATA("engine-node-after"),
+		DATA("vmstat-4.7-after"),  DATA("vmstat-4.8-after"),  DATA("vmstat-6.x-after"),
+		DATA("engine-zone-after"), DATA("engine-node-after"),
 	};
 
 	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {

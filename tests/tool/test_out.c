@@ -97,9 +97,9 @@ Test(out, show_prints_big_event_counters_unsigned)
 {
 	/* Indexed by enum out_fmt: text, JSON, CSV. */
 	static const char *const want[] = {
-	    "  pgfault       9223372036854775809  page faults\n",
-	    "{\"name\":\"pgfault\",\"value\":9223372036854775809,",
-	    "\npgfault,9223372036854775809,event,",
+		"  pgfault       9223372036854775809  page faults\n",
+		"{\"name\":\"pgfault\",\"value\":9223372036854775809,",
+		"\npgfault,9223372036854775809,event,",
 	};
 	static const char *const minus_one[] = {" -1  ", "\"value\":-1,", ",-1,"};
 	struct vm_dump d;

@@ -106,8 +106,8 @@ Test(parse, malformed_lines_are_reported_with_line_and_skipped)
 	cr_expect_not_null(strstr(log.text, "4: trailing text"), "%s", log.text);
 	cr_expect_not_null(strstr(log.text, "5: bad counter name"), "%s", log.text);
 	cr_expect_not_null(
-	    strstr(log.text, "8: duplicate counter 'nr_free_pages' (first at line 1)"), "%s",
-	    log.text);
+		strstr(log.text, "8: duplicate counter 'nr_free_pages' (first at line 1)"), "%s",
+		log.text);
 	cr_expect_eq(dump_get(&d, "nr_free_pages", &v), 0);
 	cr_expect_eq(v, 10, "the first of two duplicates is kept");
 	cr_expect_eq(dump_get(&d, "brand_new_counter", &v), 0);

@@ -159,9 +159,11 @@ Test(plot, counters_data_and_script)
 	cr_expect_not_null(strstr(gp, "it''s.svg'"), "quote doubled for gnuplot:\n%s", gp);
 	cr_expect_not_null(strstr(gp, "set multiplot layout 2,1"), "%s", gp);
 	cr_expect_not_null(
-	    strstr(gp, "using 1:2 with linespoints pointsize 0.6 title 'pgscan_kswapd'"), "%s", gp);
+		strstr(gp, "using 1:2 with linespoints pointsize 0.6 title 'pgscan_kswapd'"), "%s",
+		gp);
 	cr_expect_not_null(
-	    strstr(gp, "using 1:3 with linespoints pointsize 0.6 title 'nr_free_pages'"), "%s", gp);
+		strstr(gp, "using 1:3 with linespoints pointsize 0.6 title 'nr_free_pages'"), "%s",
+		gp);
 	free(dat);
 	free(gp);
 	plot_rec_fini(&rec);
@@ -231,8 +233,8 @@ Test(plot, recording_errors)
 	cr_expect_not_null(strstr(log.text, "2: counter row before the first @sample"), "%s",
 			   log.text);
 	cr_expect_eq(
-	    plot_rec_select(&rec, (const char *const[]){"pgscan_kswapd", NULL}, sel, &missing),
-	    -ENOENT);
+		plot_rec_select(&rec, (const char *const[]){"pgscan_kswapd", NULL}, sel, &missing),
+		-ENOENT);
 	cr_expect_str_eq(missing, "pgscan_kswapd");
 	cr_expect_eq(plot_rec_select(&rec, NULL, sel, NULL), 0, "nothing changed");
 	plot_rec_fini(&rec);

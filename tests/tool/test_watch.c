@@ -38,10 +38,10 @@ static double fake_clock(void *arg)
 }
 
 static const char *const later[] = {
-    "nr_free_pages 90\npgfault 15\npgscan_kswapd 0\n",
-    "nr_free_pages 90\npgfault 15\npgscan_kswapd 0\n",
-    "nr_free_pages 70\npgfault 45\npgscan_kswapd 8\nnlru_pcp_drain 1\n",
-    NULL,
+	"nr_free_pages 90\npgfault 15\npgscan_kswapd 0\n",
+	"nr_free_pages 90\npgfault 15\npgscan_kswapd 0\n",
+	"nr_free_pages 70\npgfault 45\npgscan_kswapd 8\nnlru_pcp_drain 1\n",
+	NULL,
 };
 
 /* Watch a source that holds @first, then each of @next in turn; the output, captured. */
@@ -84,8 +84,8 @@ Test(watch, text_reports_only_what_changed)
 	cr_expect_not_null(strstr(out, "  pgscan_kswapd                                      +8"),
 			   "%s", out);
 	cr_expect_not_null(
-	    strstr(out, "  nlru_pcp_drain                                      1 (new)"), "%s",
-	    out);
+		strstr(out, "  nlru_pcp_drain                                      1 (new)"), "%s",
+		out);
 	free(cap.buf);
 	scratch_remove(dir, (const char *const[]){"stats", NULL});
 }
@@ -163,12 +163,12 @@ Test(watch, big_event_counters_print_unsigned)
 	static const char *const next[] = {"pgfault 9223372036854775809\npgscan_kswapd 1\n", NULL};
 	static const char first[] = "pgfault 1\npgscan_kswapd 9223372036854775817\n";
 	static const char *const want[][2] = {
-	    {"  pgfault                              +9223372036854775808",
-	     "  pgscan_kswapd                        -9223372036854775816"},
-	    {"\"pgfault\":{\"value\":9223372036854775809,\"delta\":9223372036854775808}",
-	     "\"pgscan_kswapd\":{\"value\":9223372036854775817,\"delta\":null}"},
-	    {"1.000,pgfault,9223372036854775809,9223372036854775808\n",
-	     "0.000,pgscan_kswapd,9223372036854775817,\n"},
+		{"  pgfault                              +9223372036854775808",
+		 "  pgscan_kswapd                        -9223372036854775816"},
+		{"\"pgfault\":{\"value\":9223372036854775809,\"delta\":9223372036854775808}",
+		 "\"pgscan_kswapd\":{\"value\":9223372036854775817,\"delta\":null}"},
+		{"1.000,pgfault,9223372036854775809,9223372036854775808\n",
+		 "0.000,pgscan_kswapd,9223372036854775817,\n"},
 	};
 
 	for (int fmt = OUT_TEXT; fmt <= OUT_CSV; fmt++) {
@@ -194,14 +194,14 @@ Test(watch, a_counter_missing_for_a_sample_counts_from_its_last_value)
 					   NULL};
 	static const char first[] = "pgfault 10\nnr_free_pages 5\n";
 	static const char *const want[][2] = {
-	    {"sample 1 at 1.000 s (+1.000 s):\n  (no change)\n",
-	     "sample 2 at 2.000 s (+1.000 s):\n  pgfault                                  "
-	     "         +30           15.0/s over 2.000 s\n"},
-	    {"{\"sample\":1,\"time\":1.000,\"counters\":"
-	     "{\"pgfault\":{\"value\":null,\"delta\":null}}}",
-	     "{\"sample\":2,\"time\":2.000,\"counters\":"
-	     "{\"pgfault\":{\"value\":40,\"delta\":30}}}"},
-	    {"1.000,@sample,1,\n1.000,pgfault,,\n", "2.000,@sample,2,\n2.000,pgfault,40,30\n"},
+		{"sample 1 at 1.000 s (+1.000 s):\n  (no change)\n",
+		 "sample 2 at 2.000 s (+1.000 s):\n  pgfault                                  "
+		 "         +30           15.0/s over 2.000 s\n"},
+		{"{\"sample\":1,\"time\":1.000,\"counters\":"
+		 "{\"pgfault\":{\"value\":null,\"delta\":null}}}",
+		 "{\"sample\":2,\"time\":2.000,\"counters\":"
+		 "{\"pgfault\":{\"value\":40,\"delta\":30}}}"},
+		{"1.000,@sample,1,\n1.000,pgfault,,\n", "2.000,@sample,2,\n2.000,pgfault,40,30\n"},
 	};
 
 	for (int fmt = OUT_TEXT; fmt <= OUT_CSV; fmt++) {

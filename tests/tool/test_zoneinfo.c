@@ -138,7 +138,8 @@ Test(zoneinfo, summary_text_and_csv)
 				       "inactive_file 100000 active_file 50000 unevictable 0\n"),
 			   "%s", out);
 	cr_expect_not_null(
-	    strstr(out, "  DMA32         700000        7300        9125       10950"), "%s", out);
+		strstr(out, "  DMA32         700000        7300        9125       10950"), "%s",
+		out);
 	free(cap.buf);
 	capture_open(&cap);
 	zoneinfo_print(&zi, OUT_CSV, cap.f);

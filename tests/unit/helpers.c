@@ -16,10 +16,10 @@ static int __lsan_do_recoverable_leak_check(void)
 #endif
 
 #include "buddy.h"
-#include "lru.h"
-#include "pcp.h"
 #include "helpers.h"
+#include "lru.h"
 #include "page_alloc.h"
+#include "pcp.h"
 #include "vmstat.h"
 
 char test_log_last[512];
@@ -112,7 +112,8 @@ void count_free_blocks(struct nlru_engine *eng, unsigned long blocks[NLRU_MAX_OR
 	for (int nid = 0; nid < eng->nr_nodes; nid++)
 		for (int zid = 0; zid < MAX_NR_ZONES; zid++)
 			for (int o = 0; o < NLRU_MAX_ORDER; o++)
-				blocks[o] += NODE_DATA(eng, nid)->node_zones[zid].free_area[o].nr_free;
+				blocks[o] +=
+					NODE_DATA(eng, nid)->node_zones[zid].free_area[o].nr_free;
 }
 
 void check_no_leaks(void)
@@ -163,10 +164,11 @@ static void check_lruvec_lists(struct lruvec *lruvec)
 		pfnlist_for_each(pfn, &lruvec->lists[lru], pgdat->pages) {
 			struct page *page = &pgdat->pages[pfn];
 
-			cr_assert(page_test(page, PG_lru), "node %d pfn %u on list %d without PG_lru",
-				  pgdat->node_id, pfn, lru);
-			cr_assert_eq((int)page_lru(page), lru, "pfn %u on list %d belongs on %d", pfn,
-				     lru, (int)page_lru(page));
+			cr_assert(page_test(page, PG_lru),
+				  "node %d pfn %u on list %d without PG_lru", pgdat->node_id, pfn,
+				  lru);
+			cr_assert_eq((int)page_lru(page), lru, "pfn %u on list %d belongs on %d",
+				     pfn, lru, (int)page_lru(page));
 			cr_assert_eq(page_lruvec(pgdat, page), lruvec,
 				     "pfn %u of zone %d is on another zone's lists", pfn,
 				     (int)page_zonenum(page));
@@ -180,7 +182,8 @@ static void check_lruvec_lists(struct lruvec *lruvec)
 			if (lruvec->zone && zid != lruvec->zone->zone_idx)
 				continue;
 			cr_assert_eq((long)zone_lru_size(pgdat, zid, (enum lru_list)lru),
-				     per_zone[zid], "node %d zone %d list %d: counter %lu, walked %ld",
+				     per_zone[zid],
+				     "node %d zone %d list %d: counter %lu, walked %ld",
 				     pgdat->node_id, zid, lru,
 				     zone_lru_size(pgdat, zid, (enum lru_list)lru), per_zone[zid]);
 		}
@@ -195,8 +198,9 @@ static void check_zone_copies(struct pglist_data *pgdat)
 
 		for (int zid = 0; zid < MAX_NR_ZONES; zid++)
 			sum += zone_node_page_state(&pgdat->node_zones[zid], i);
-		cr_assert_eq(sum, node_page_state(pgdat, i), "node %d %s: zones add up to %ld, node %ld",
-			     pgdat->node_id, nlru_node_stat_name(i), sum, node_page_state(pgdat, i));
+		cr_assert_eq(sum, node_page_state(pgdat, i),
+			     "node %d %s: zones add up to %ld, node %ld", pgdat->node_id,
+			     nlru_node_stat_name(i), sum, node_page_state(pgdat, i));
 	}
 }
 
@@ -209,8 +213,8 @@ void check_lru_invariants(struct nlru_engine *eng, bool only_anon_allocated)
 		bool zone_mode = nlru_engine_mode(eng) == NLRU_MODE_ZONE;
 
 		for (int zid = 0; zid < MAX_NR_ZONES; zid++) {
-			struct lruvec *lruvec = zone_mode ? &pgdat->node_zones[zid].zm->lruvec
-							  : &pgdat->lruvec;
+			struct lruvec *lruvec =
+				zone_mode ? &pgdat->node_zones[zid].zm->lruvec : &pgdat->lruvec;
 
 			if (!zone_mode && zid)
 				break;

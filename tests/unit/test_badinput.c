@@ -105,10 +105,10 @@ Test(badinput, config_of_an_unknown_size_or_version)
 Test(badinput, config_size_inside_a_member)
 {
 	static const size_t torn[] = {
-	    offsetof(struct nlru_config, topology) + 4,
-	    offsetof(struct nlru_config, swap_path) + 1,
-	    offsetof(struct nlru_config, dma32_pct) + 3,
-	    sizeof(struct nlru_config) - 1,
+		offsetof(struct nlru_config, topology) + 4,
+		offsetof(struct nlru_config, swap_path) + 1,
+		offsetof(struct nlru_config, dma32_pct) + 3,
+		sizeof(struct nlru_config) - 1,
 	};
 	struct nlru_config cfg;
 

@@ -68,7 +68,8 @@ static long run_workers(struct nlru_engine *eng, bool spread_nodes)
 	uint64_t alloc = 0;
 
 	for (int i = 0; i < NR_THREADS; i++) {
-		w[i] = (struct worker){.eng = eng, .seed = 1234u + (unsigned int)i,
+		w[i] = (struct worker){.eng = eng,
+				       .seed = 1234u + (unsigned int)i,
 				       .nid = spread_nodes ? i % nlru_engine_nr_nodes(eng)
 							   : NLRU_NUMA_NO_NODE};
 		cr_assert_eq(pthread_create(&tid[i], NULL, worker_main, &w[i]), 0);

@@ -52,7 +52,7 @@ Test(config, environment_sets_the_defaults)
 	setenv("NLRU_NODE_MIB", "12", 1);
 	setenv("NLRU_WATERMARK_SCALE_FACTOR", "0x20", 1);
 	setenv("NLRU_DMA32_PCT", "banana", 1); /* ignored: not a number */
-	setenv("NLRU_MOVABLE_PCT", "101", 1);   /* ignored: out of range */
+	setenv("NLRU_MOVABLE_PCT", "101", 1);  /* ignored: out of range */
 	setenv("NLRU_TOPOLOGY", "pack:2 numa:1 core:1 pu:1", 1);
 	nlru_config_init(&cfg);
 	cr_expect_eq(cfg.node_mib, 12);
@@ -93,11 +93,11 @@ Test(config, values_are_decimal_or_0x_hex)
 		int ret;
 		long value;
 	} cases[] = {
-	    {"swappiness", "010", 0, 10},      {"swappiness", "09", 0, 9},
-	    {"swappiness", "0", 0, 0},         {"swappiness", "0x10", 0, 16},
-	    {"swappiness", "0X1f", 0, 31},     {"swap_mib", "-1", 0, -1},
-	    {"swap_mib", "-01", 0, -1},        {"swappiness", "0x", -EINVAL, 0},
-	    {"swappiness", "0b1", -EINVAL, 0}, {"swappiness", "1e1", -EINVAL, 0},
+		{"swappiness", "010", 0, 10},      {"swappiness", "09", 0, 9},
+		{"swappiness", "0", 0, 0},         {"swappiness", "0x10", 0, 16},
+		{"swappiness", "0X1f", 0, 31},     {"swap_mib", "-1", 0, -1},
+		{"swap_mib", "-01", 0, -1},        {"swappiness", "0x", -EINVAL, 0},
+		{"swappiness", "0b1", -EINVAL, 0}, {"swappiness", "1e1", -EINVAL, 0},
 	};
 	struct nlru_config cfg;
 	long *field;
@@ -153,7 +153,8 @@ Test(config, mode_accepts_node_and_zone)
 	cr_expect_eq(nlru_config_set(&cfg, "mode", "1"), 0);
 	cr_expect_eq(nlru_config_set(&cfg, "mode", "node-ish"), -EINVAL);
 	cr_expect_eq(nlru_config_set(&cfg, "mode", "2"), -EINVAL);
-	cr_expect_eq(nlru_config_set(&cfg, "node_mib", "zone"), -EINVAL, "words belong to one tunable");
+	cr_expect_eq(nlru_config_set(&cfg, "node_mib", "zone"), -EINVAL,
+		     "words belong to one tunable");
 	cr_expect_eq(cfg.mode, NLRU_MODE_ZONE);
 	test_config(&cfg, 8, NULL);
 	cfg.mode = NLRU_MODE_ZONE;

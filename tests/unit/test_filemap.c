@@ -253,8 +253,9 @@ Test(filemap, copy_range_twice_memory_is_identical)
 
 	make_file(test_path("src"), size, 5);
 	cr_assert_eq(nlru_file_open(eng, test_path("src"), O_RDONLY, 0, 0, &in), 0);
-	cr_assert_eq(nlru_file_open(eng, test_path("dst"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &out),
-		     0);
+	cr_assert_eq(
+		nlru_file_open(eng, test_path("dst"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &out),
+		0);
 	cr_expect_eq(nlru_file_copy_range(in, 0, out, 0, 1ul << 30), (long)size,
 		     "short at the end of the source: %s", test_log_last);
 	cr_expect_eq(nlru_file_copy_range(in, size, out, size, 4096), 0, "at the end: nothing");
@@ -305,7 +306,8 @@ Test(filemap, copy_range_unaligned_and_within_a_file)
 
 Test(filemap, copy_range_bad_input_changes_nothing)
 {
-	struct nlru_engine *eng = test_swap_engine(8, 0, false), *other = test_swap_engine(8, 0, false);
+	struct nlru_engine *eng = test_swap_engine(8, 0, false),
+			   *other = test_swap_engine(8, 0, false);
 	struct nlru_file *rw, *ro, *wo, *elsewhere;
 	char buf[16];
 
@@ -390,8 +392,8 @@ Test(filemap, the_last_page_a_file_can_have)
 /* Flags the cache cannot honour are refused before the file is opened or created. */
 Test(filemap, open_refuses_flags_it_cannot_honour)
 {
-	static const int refused[] = {O_APPEND, O_DIRECT, O_SYNC, O_DSYNC, O_NONBLOCK, O_PATH,
-				      O_TMPFILE & ~O_DIRECTORY};
+	static const int refused[] = {
+		O_APPEND, O_DIRECT, O_SYNC, O_DSYNC, O_NONBLOCK, O_PATH, O_TMPFILE & ~O_DIRECTORY};
 	struct nlru_engine *eng = test_swap_engine(8, 0, false);
 	struct nlru_file *f;
 	struct stat st;
@@ -700,8 +702,8 @@ Test(filemap, concurrent_whole_page_writers_never_mix)
 	unsigned char page[4096];
 	uint64_t pages = 4096; /* twice the engine: pages come and go while they race */
 
-	cr_assert_eq(nlru_file_open(eng, test_path("race"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f),
-		     0);
+	cr_assert_eq(
+		nlru_file_open(eng, test_path("race"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f), 0);
 	for (int i = 0; i < 2; i++) {
 		r[i] = (struct racer){f, (unsigned char)(0xa0 + i), pages};
 		cr_assert_eq(pthread_create(&tid[i], NULL, race_writer, &r[i]), 0);
@@ -779,8 +781,8 @@ Test(filemap, destroy_flushes_files_left_open)
 	char buf[4096];
 
 	memset(buf, 'q', sizeof(buf));
-	cr_assert_eq(nlru_file_open(eng, test_path("left"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f),
-		     0);
+	cr_assert_eq(
+		nlru_file_open(eng, test_path("left"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f), 0);
 	for (int i = 0; i < 100; i++)
 		cr_assert_eq(nlru_file_pwrite(f, buf, sizeof(buf), (uint64_t)i * 4096), 4096);
 	cr_expect_gt(vmstat_value(eng, "nr_dirty"), 0);
@@ -845,7 +847,8 @@ Test(filemap, refaults_are_detected_and_recent_ones_activated)
 		cr_assert_eq(nlru_file_pread(s, buf, 4096, p * 4096), 4096);
 	cr_expect_gt(vmstat_value(eng, "workingset_refault"), 0);
 	cr_expect_gt(vmstat_value(eng, "workingset_activate"), 0);
-	cr_expect_lt(vmstat_value(eng, "workingset_activate"), vmstat_value(eng, "workingset_refault"),
+	cr_expect_lt(vmstat_value(eng, "workingset_activate"),
+		     vmstat_value(eng, "workingset_refault"),
 		     "pages evicted long ago come back inactive");
 	cr_assert_eq(nlru_file_close(s), 0);
 	cr_assert_eq(nlru_file_close(hot), 0);
@@ -959,8 +962,9 @@ Test(filemap, unreadable_file_is_refused_with_eacces)
 			_exit(77);
 		r = nlru_file_open(eng, test_path("secret"), O_RDONLY, 0, 0, &f);
 		_exit(r == -EACCES && !f && strstr(test_log_last, "secret") &&
-			      strstr(test_log_last, "Permission denied")
-		      ? 0 : 1);
+				      strstr(test_log_last, "Permission denied")
+			      ? 0
+			      : 1);
 	}
 	cr_assert_eq(waitpid(pid, &status, 0), pid);
 	cr_assert(WIFEXITED(status));
@@ -1032,8 +1036,9 @@ Test(filemap, kswapd_writes_dirty_pages_once_the_node_is_dirty)
 	cfg.dirty_background_ratio = 99;
 	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0);
 	memset(buf, 'd', sizeof(buf));
-	cr_assert_eq(nlru_file_open(eng, test_path("dirty"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f),
-		     0);
+	cr_assert_eq(
+		nlru_file_open(eng, test_path("dirty"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f),
+		0);
 	/*
 	 * Dirty pages until no zone is balanced for the page cache's Movable classzone (4.8's
 	 * kswapd stops as soon as any eligible zone is): free at most high + reserve in both.

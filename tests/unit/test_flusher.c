@@ -92,7 +92,8 @@ Test(flusher, background_writeback_stops_at_the_background_threshold)
 	cr_assert_lt(pages, dirty_limit(eng), "the writer stays under the limit");
 	cr_assert_eq(nlru_file_open(eng, test_path("bg"), O_RDWR | O_CREAT, 0600, 0, &f), 0);
 	write_pages(f, 0, pages);
-	cr_expect_eq(vmstat_value(eng, "nr_dirty"), (int64_t)pages, "no thread: nothing written yet");
+	cr_expect_eq(vmstat_value(eng, "nr_dirty"), (int64_t)pages,
+		     "no thread: nothing written yet");
 	written = nlru_flusher_run(eng);
 	cr_expect_gt(written, 0);
 	cr_expect_eq(vmstat_value(eng, "nr_written"), written);
@@ -122,7 +123,8 @@ Test(flusher, sparse_dirty_pages_are_found)
 	}
 	cr_expect_gt(nlru_flusher_run(eng), 0);
 	cr_expect_leq(vmstat_value(eng, "nr_dirty"), (int64_t)background);
-	cr_expect_eq(vmstat_value(eng, "nr_written") + vmstat_value(eng, "nr_dirty"), (int64_t)pages);
+	cr_expect_eq(vmstat_value(eng, "nr_written") + vmstat_value(eng, "nr_dirty"),
+		     (int64_t)pages);
 	cr_assert_eq(nlru_file_close(f), 0);
 	fd = open(test_path("sparse"), O_RDONLY);
 	cr_assert(fd >= 0);
@@ -208,8 +210,8 @@ static void writer_stays_under_the_limit(bool thread)
 		memset(buf, (int)(off >> 16), sizeof(buf));
 		cr_assert_eq(nlru_file_pwrite(f, buf, sizeof(buf), off), (long)sizeof(buf));
 		dirty = vmstat_value(eng, "nr_dirty") + vmstat_value(eng, "nr_writeback");
-		cr_assert_leq(dirty, (int64_t)dirty_limit(eng) + RATELIMIT_PAGES, "at %llu: %lld dirty",
-			      (unsigned long long)off, (long long)dirty);
+		cr_assert_leq(dirty, (int64_t)dirty_limit(eng) + RATELIMIT_PAGES,
+			      "at %llu: %lld dirty", (unsigned long long)off, (long long)dirty);
 	}
 	cr_expect_geq(vmstat_value(eng, "nr_written"), (int64_t)(pages - dirty_limit(eng)));
 	cr_assert_eq(nlru_file_close(f), 0);

@@ -120,7 +120,7 @@ Test(kswapd, run_once_reclaims_to_the_high_watermark)
 	cr_expect_gt(vmstat_value(eng, "pgscan_kswapd"), 0);
 	cr_expect_gt(vmstat_value(eng, "pgsteal_kswapd"), 0);
 	cr_expect(zone_balanced(zone_of(eng, ZONE_NORMAL), 0, ZONE_NORMAL) ||
-		      zone_balanced(zone_of(eng, ZONE_DMA32), 0, ZONE_NORMAL),
+			  zone_balanced(zone_of(eng, ZONE_DMA32), 0, ZONE_NORMAL),
 		  "a zone is balanced after the pass");
 	cr_expect_eq(nlru_kswapd_run(eng, 1), -EINVAL);
 	check_lru_invariants(eng, true);
@@ -204,8 +204,7 @@ Test(kswapd, woken_during_the_nap_counts_low_wmark_hit_quickly)
 		sched_yield();
 	drain_zone_to(eng, ZONE_NORMAL, (long)low_wmark_pages(zone_of(eng, ZONE_NORMAL)) - 1,
 		      &normal);
-	drain_zone_to(eng, ZONE_DMA32, (long)low_wmark_pages(zone_of(eng, ZONE_DMA32)) - 1,
-		      &dma32);
+	drain_zone_to(eng, ZONE_DMA32, (long)low_wmark_pages(zone_of(eng, ZONE_DMA32)) - 1, &dma32);
 	wakeup_kswapd(eng, zone_of(eng, ZONE_NORMAL), 0, ZONE_NORMAL);
 	while (vmstat_value(eng, "pageoutrun") == 0)
 		sched_yield();

@@ -14,8 +14,8 @@ static void create_use_destroy(long node_mib, const char *topology, int round)
 	test_config(&cfg, node_mib, topology);
 	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "round %d: %s", round, test_log_last);
 	for (int i = 0; i < 8; i++)
-		cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, (unsigned int)i % 3, NLRU_NUMA_NO_NODE,
-					      &p[i]),
+		cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, (unsigned int)i % 3,
+					      NLRU_NUMA_NO_NODE, &p[i]),
 			     0, "round %d", round);
 	for (int i = 0; i < 8; i++)
 		cr_assert_eq(nlru_free_pages(eng, p[i], (unsigned int)i % 3), 0, "round %d", round);

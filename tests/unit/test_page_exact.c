@@ -54,8 +54,8 @@ Test(page_exact, a_run_keeps_only_its_pages)
 	cr_expect_eq(nlru_free_pages_exact(eng, p, 3 * PAGE - 100), 0);
 	/* 1025 pages do not fit the largest block. */
 	cr_expect_eq(
-	    nlru_alloc_pages_exact(eng, NLRU_GFP_KERNEL, MAX_BLOCK + PAGE, 0, 0, (void **)&p),
-	    -EINVAL);
+		nlru_alloc_pages_exact(eng, NLRU_GFP_KERNEL, MAX_BLOCK + PAGE, 0, 0, (void **)&p),
+		-EINVAL);
 	/* Exactly the largest block is fine. */
 	p = alloc_exact(eng, NLRU_GFP_KERNEL, MAX_BLOCK, 0);
 	cr_expect_eq(nlru_free_pages_exact(eng, p, MAX_BLOCK), 0);
@@ -86,8 +86,8 @@ Test(page_exact, runs_are_aligned_as_asked)
 {
 	struct nlru_engine *eng = test_engine(32, NULL);
 	static const size_t cases[][2] = {
-	    {2u << 20, 2u << 20}, {PAGE, 64 << 10},       {12 * PAGE, 32 * PAGE},
-	    {3u << 20, 1u << 20}, {MAX_BLOCK, MAX_BLOCK}, {7 * PAGE, PAGE},
+		{2u << 20, 2u << 20}, {PAGE, 64 << 10},       {12 * PAGE, 32 * PAGE},
+		{3u << 20, 1u << 20}, {MAX_BLOCK, MAX_BLOCK}, {7 * PAGE, PAGE},
 	};
 	unsigned long before[NLRU_MAX_ORDER];
 

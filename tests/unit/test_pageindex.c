@@ -28,7 +28,8 @@ static uint32_t walk_all(const struct pageindex *idx, uint32_t batch, uint32_t *
 	uint32_t cursor = 0, n = 0, rounds = 0;
 
 	do {
-		uint32_t got = pageindex_walk(idx, &cursor, keys + n, values + n, MIN(batch, cap - n));
+		uint32_t got =
+			pageindex_walk(idx, &cursor, keys + n, values + n, MIN(batch, cap - n));
 
 		for (uint32_t i = 0; i < got; i++)
 			cr_assert(n + i == 0 || keys[n + i] > keys[n + i - 1],
@@ -57,9 +58,11 @@ Test(pageindex, empty_index_has_nothing)
 /* Offsets at every level boundary, up to the largest, store, replace and delete. */
 Test(pageindex, boundary_offsets)
 {
-	static const uint32_t offsets[] = {0,        1,         63,         64,         4095,
-					   4096,     262143,    262144,     (1u << 24) - 1,
-					   1u << 24, 1u << 30,  UINT32_MAX - 1, UINT32_MAX};
+	static const uint32_t offsets[] = {0,         1,        63,
+					   64,        4095,     4096,
+					   262143,    262144,   (1u << 24) - 1,
+					   1u << 24,  1u << 30, UINT32_MAX - 1,
+					   UINT32_MAX};
 	const uint32_t n = sizeof(offsets) / sizeof(offsets[0]);
 	uint32_t keys[16];
 	uint64_t values[16];
@@ -69,7 +72,8 @@ Test(pageindex, boundary_offsets)
 	for (uint32_t i = n; i-- > 0;)
 		cr_assert_eq(pageindex_store(&idx, offsets[i], 2 * i + 1), 0);
 	for (uint32_t i = 0; i < n; i++)
-		cr_expect_eq(pageindex_lookup(&idx, offsets[i]), 2 * i + 1, "offset %u", offsets[i]);
+		cr_expect_eq(pageindex_lookup(&idx, offsets[i]), 2 * i + 1, "offset %u",
+			     offsets[i]);
 	cr_expect_eq(pageindex_lookup(&idx, 2), 0);
 	cr_expect_eq(pageindex_lookup(&idx, 1u << 29), 0);
 

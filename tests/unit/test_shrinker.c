@@ -65,15 +65,18 @@ static unsigned long cache_scan(void *arg, struct nlru_shrink_control *sc)
 
 static void cache_fill(struct cache *c, unsigned int gfp, int max)
 {
-	while (atomic_load(&c->n) < max &&
-	       nlru_alloc_pages(c->eng, NLRU_GFP_NOWAIT | gfp, 0, 0, &c->pages[atomic_load(&c->n)]) == 0)
+	while (atomic_load(&c->n) < max && nlru_alloc_pages(c->eng, NLRU_GFP_NOWAIT | gfp, 0, 0,
+							    &c->pages[atomic_load(&c->n)]) == 0)
 		atomic_fetch_add(&c->n, 1);
 }
 
 static struct nlru_shrinker *register_cache(struct cache *c, long batch, unsigned int flags)
 {
-	struct nlru_shrinker_def def = {.size = sizeof(def), .count = cache_count,
-					.scan = cache_scan, .arg = c, .batch = batch,
+	struct nlru_shrinker_def def = {.size = sizeof(def),
+					.count = cache_count,
+					.scan = cache_scan,
+					.arg = c,
+					.batch = batch,
 					.flags = flags};
 	struct nlru_shrinker *s;
 
@@ -84,7 +87,8 @@ static struct nlru_shrinker *register_cache(struct cache *c, long batch, unsigne
 static void cache_empty(struct cache *c)
 {
 	while (atomic_load(&c->n) > 0)
-		cr_assert_eq(nlru_free_pages(c->eng, c->pages[atomic_fetch_sub(&c->n, 1) - 1], 0), 0);
+		cr_assert_eq(nlru_free_pages(c->eng, c->pages[atomic_fetch_sub(&c->n, 1) - 1], 0),
+			     0);
 }
 
 /* Memory full of a shrinkable cache: an allocation succeeds by shrinking it. */
@@ -158,8 +162,8 @@ Test(shrinker, numa_aware_shrinkers_see_the_node)
 	a = register_cache(&aware, 0, NLRU_SHRINKER_NUMA_AWARE);
 	b = register_cache(&plain, 0, 0);
 	/* Exhaust node 1 alone, so that reclaim runs there. */
-	while (n < 4096 && nlru_alloc_pages(eng, NLRU_GFP_KERNEL | NLRU_GFP_THISNODE, 0, 1,
-					    &held[n]) == 0)
+	while (n < 4096 &&
+	       nlru_alloc_pages(eng, NLRU_GFP_KERNEL | NLRU_GFP_THISNODE, 0, 1, &held[n]) == 0)
 		n++;
 	/* One direct reclaim; it freed nothing, so it ran a second round (may_thrash). */
 	cr_expect_eq(vmstat_value(eng, "nlru_direct_reclaim"), 1);
@@ -213,7 +217,7 @@ Test(shrinker, destroy_reports_shrinkers_left_registered)
 {
 	struct nlru_engine *eng = test_engine(8, NULL);
 	struct nlru_shrinker_def def = {
-	    .size = sizeof(def), .count = cache_count, .scan = cache_scan};
+		.size = sizeof(def), .count = cache_count, .scan = cache_scan};
 	struct nlru_shrinker *a, *b;
 
 	test_log_last[0] = '\0';
@@ -250,8 +254,8 @@ Test(shrinker, pressure_is_proportional_to_lru_scanning_and_seeks)
 {
 	struct nlru_engine *eng = test_swap_engine(8, 48, false);
 	static struct virtual_cache cheap, dear;
-	struct nlru_shrinker_def def = {.size = sizeof(def), .count = virtual_count,
-					.scan = virtual_scan};
+	struct nlru_shrinker_def def = {
+		.size = sizeof(def), .count = virtual_count, .scan = virtual_scan};
 	struct nlru_shrinker *a, *b;
 	struct nlru_region *r;
 	void *p;

@@ -29,7 +29,8 @@ static void capture(struct dump *d, int (*fn)(struct nlru_engine *, FILE *),
 	for (line = strtok_r(d->text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *space = strchr(line, ' ');
 
-		cr_assert(space && !strchr(space + 1, ' '), "line \"%s\" is not \"name value\"", line);
+		cr_assert(space && !strchr(space + 1, ' '), "line \"%s\" is not \"name value\"",
+			  line);
 		*space = '\0';
 		d->names[d->n] = line;
 		d->values[d->n++] = strtol(space + 1, NULL, 10);
@@ -122,7 +123,8 @@ Test(vmstat, names_and_order_are_linux_4_7_in_zone_mode)
 	/* Runs of consecutive lines, straight from 4.7's vmstat_text[]. */
 	const char *const runs[][RUN_MAX] = {
 		{"nr_free_pages", "nr_alloc_batch", "nr_inactive_anon", "nr_active_anon",
-		 "nr_inactive_file", "nr_active_file", "nr_unevictable", "nr_mlock", "nr_anon_pages"},
+		 "nr_inactive_file", "nr_active_file", "nr_unevictable", "nr_mlock",
+		 "nr_anon_pages"},
 		{"nr_anon_pages", "nr_mapped", "nr_file_pages", "nr_dirty", "nr_writeback",
 		 "nr_slab_reclaimable", "nr_slab_unreclaimable", "nr_page_table_pages",
 		 "nr_kernel_stack"},
@@ -130,16 +132,16 @@ Test(vmstat, names_and_order_are_linux_4_7_in_zone_mode)
 		 "nr_vmscan_immediate_reclaim", "nr_writeback_temp", "nr_isolated_anon",
 		 "nr_isolated_file", "nr_shmem"},
 		{"nr_shmem", "nr_dirtied", "nr_written", "nr_pages_scanned", "numa_hit"},
-		{"numa_other", "workingset_refault", "workingset_activate", "workingset_nodereclaim",
-		 "nr_anon_transparent_hugepages", "nr_free_cma", "nr_dirty_threshold",
-		 "nr_dirty_background_threshold", "pgpgin"},
+		{"numa_other", "workingset_refault", "workingset_activate",
+		 "workingset_nodereclaim", "nr_anon_transparent_hugepages", "nr_free_cma",
+		 "nr_dirty_threshold", "nr_dirty_background_threshold", "pgpgin"},
 		{"pgalloc_movable", "pgfree", "pgactivate", "pgdeactivate", "pgfault", "pgmajfault",
 		 "pglazyfreed", "pgrefill_dma", "pgrefill_dma32"},
 		{"pgrefill_movable", "pgsteal_kswapd_dma", "pgsteal_kswapd_dma32",
 		 "pgsteal_kswapd_normal", "pgsteal_kswapd_movable", "pgsteal_direct_dma"},
 		{"pgscan_direct_movable", "pgscan_direct_throttle", "zone_reclaim_failed",
-		 "pginodesteal", "slabs_scanned", "kswapd_inodesteal", "kswapd_low_wmark_hit_quickly",
-		 "kswapd_high_wmark_hit_quickly", "pageoutrun"},
+		 "pginodesteal", "slabs_scanned", "kswapd_inodesteal",
+		 "kswapd_low_wmark_hit_quickly", "kswapd_high_wmark_hit_quickly", "pageoutrun"},
 		{"pageoutrun", "allocstall", "pgrotated", "drop_pagecache", "drop_slab",
 		 "unevictable_pgs_culled"},
 	};
@@ -179,7 +181,8 @@ Test(vmstat, zoneinfo_layout_4_7_in_zone_mode)
 	cr_expect(strstr(text, "\n        low      20\n        high     24\n"));
 	/* nr_alloc_batch is high - low: 24 - 20. */
 	cr_expect(strstr(text, "\n    nr_free_pages 512\n    nr_alloc_batch 4\n"
-			       "    nr_inactive_anon 0\n"), "%s", text);
+			       "    nr_inactive_anon 0\n"),
+		  "%s", text);
 	cr_expect(strstr(text, "\n    nr_mapped    0\n"));
 	cr_expect(strstr(text, "\n    nr_pages_scanned 0\n"));
 	cr_expect(strstr(text, "\n        protection: (0, 0, 6, 6)\n  pagesets\n    cpu: 0\n"));
@@ -238,7 +241,8 @@ Test(vmstat, zoneinfo_layout)
 
 	/* Populated zones only: node 0 DMA32 and Normal, node 1 Normal. */
 	cr_expect_eq(count_lines_starting(text, "Node "), 3);
-	cr_expect(strstr(text, "Node 0, zone    DMA32\n  per-node stats\n      nr_inactive_anon 0\n"));
+	cr_expect(strstr(text,
+			 "Node 0, zone    DMA32\n  per-node stats\n      nr_inactive_anon 0\n"));
 	cr_expect(strstr(text, "Node 0, zone   Normal\n  pages free     1536\n"), "%s", text);
 	cr_expect(strstr(text, "Node 1, zone   Normal\n  per-node stats\n"));
 	cr_expect_eq(count_lines_starting(text, "  per-node stats"), 2, "once per node");

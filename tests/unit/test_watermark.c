@@ -139,8 +139,9 @@ Test(watermark, tunables_change_the_marks)
 
 Test(watermark, int_sqrt_is_exact)
 {
-	unsigned long cases[][2] = {{0, 0}, {1, 1}, {3, 1}, {4, 2}, {1048576, 1024},
-				    {16777216, 4096}, {16777215, 4095}, {~0ul, 4294967295ul}};
+	unsigned long cases[][2] = {
+		{0, 0},          {1, 1},           {3, 1},           {4, 2},
+		{1048576, 1024}, {16777216, 4096}, {16777215, 4095}, {~0ul, 4294967295ul}};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		cr_expect_eq(int_sqrt(cases[i][0]), cases[i][1], "int_sqrt(%lu) = %lu", cases[i][0],

@@ -90,7 +90,8 @@ Test(zone_mode, fair_policy_interleaves_zones_node_mode_fills_normal)
 			/*
 			 * golden_counters_of_a_fixed_workload derives the cycle: 26 from Normal and
 			 * 12 from DMA32 first, then 28 and 14 (a third from DMA32 on a zone of a
-			 * quarter: the batches are only a few thresholds long).  2000 = 38 + 46 * 42
+			 * quarter: the batches are only a few thresholds long).  2000 = 38 + 46 *
+			 * 42
 			 * + 28 + 2.
 			 */
 			cr_expect_eq(dma32, 12 + 46 * 14 + 2, "zone mode: got %lld from DMA32",
@@ -167,7 +168,7 @@ Test(zone_mode, golden_counters_of_a_fixed_workload)
 			require_threshold_4(eng);
 
 			snap[run] = (struct nlru_vmstat){.size = sizeof(snap[run]),
-							  .version = NLRU_VMSTAT_VERSION};
+							 .version = NLRU_VMSTAT_VERSION};
 			golden_workload(eng, &snap[run]);
 			cr_assert_eq(nlru_vmstat_get(&snap[run], "pgalloc_normal", &v), 0);
 			cr_expect_eq(v, want[m].normal, "%s mode: pgalloc_normal %lld",
@@ -177,7 +178,8 @@ Test(zone_mode, golden_counters_of_a_fixed_workload)
 				     want[m].mode ? "zone" : "node", (long long)v);
 			destroy_engine(eng);
 		}
-		/* And every other counter too: the same workload gives the same values each time. */
+		/* And every other counter too: the same workload gives the same values each time.
+		 */
 		cr_expect_eq(memcmp(snap[0].events, snap[1].events, sizeof(snap[0].events)), 0);
 		cr_expect_eq(memcmp(snap[0].zone, snap[1].zone, sizeof(snap[0].zone)), 0);
 		cr_expect_eq(memcmp(snap[0].node, snap[1].node, sizeof(snap[0].node)), 0);
@@ -193,7 +195,8 @@ static size_t fill_until_reclaim(struct nlru_engine *eng, struct nlru_region *r)
 	size_t i = 0;
 	void *p;
 
-	while (vmstat_value(eng, "allocstall") == 0 && vmstat_value(eng, "allocstall_movable") == 0) {
+	while (vmstat_value(eng, "allocstall") == 0 &&
+	       vmstat_value(eng, "allocstall_movable") == 0) {
 		cr_assert_eq(nlru_region_pin(r, i, NLRU_PIN_WRITE, &p), 0);
 		cr_assert_eq(nlru_region_unpin(r, i++), 0);
 	}
@@ -228,9 +231,11 @@ Test(zone_mode, dma32_request_reclaims_dma32_lists_or_skips_normal_pages)
 				     "the DMA32 lists were scanned");
 			cr_expect_eq(vmstat_value(eng, "pgscan_direct_normal"), scan_normal,
 				     "Normal's lists were left alone");
-			cr_expect_eq(vmstat_value(eng, "pgskip"), 0, "zone lists hold no other zone");
+			cr_expect_eq(vmstat_value(eng, "pgskip"), 0,
+				     "zone lists hold no other zone");
 		} else {
-			cr_expect_gt(vmstat_value(eng, "pgskip_normal"), 0, "Normal pages were skipped");
+			cr_expect_gt(vmstat_value(eng, "pgskip_normal"), 0,
+				     "Normal pages were skipped");
 			cr_expect_eq(vmstat_value(eng, "pgskip_dma32"), 0);
 		}
 		for (int k = 0; k < 64; k++)
@@ -276,16 +281,19 @@ Test(zone_mode, kswapd_stops_at_any_balanced_zone_only_in_node_mode)
 		}
 		nlru_drain_pages(eng);
 		cr_assert(zone_balanced(dma32, 0, ZONE_NORMAL), "DMA32 balanced");
-		cr_assert_not(zone_watermark_ok(normal, 0, high_wmark_pages(normal), ZONE_NORMAL, 0),
-			      "Normal not balanced");
+		cr_assert_not(
+			zone_watermark_ok(normal, 0, high_wmark_pages(normal), ZONE_NORMAL, 0),
+			"Normal not balanced");
 		cr_assert_eq(nlru_kswapd_run(eng, 0), 0);
 		cr_expect_eq(vmstat_value(eng, "pageoutrun"), 1);
 		if (modes[m] == NLRU_MODE_NODE) {
 			cr_expect_eq(vmstat_value(eng, "pgscan_kswapd"), 0, "4.8: done at once");
 		} else {
-			cr_expect_gt(vmstat_value(eng, "pgscan_kswapd_normal"), 0, "4.7: Normal reclaimed");
+			cr_expect_gt(vmstat_value(eng, "pgscan_kswapd_normal"), 0,
+				     "4.7: Normal reclaimed");
 			cr_expect_eq(vmstat_value(eng, "pgscan_kswapd_dma32"), 0, "DMA32 skipped");
-			cr_expect(zone_watermark_ok(normal, 0, high_wmark_pages(normal), ZONE_NORMAL, 0),
+			cr_expect(zone_watermark_ok(normal, 0, high_wmark_pages(normal),
+						    ZONE_NORMAL, 0),
 				  "and kswapd kept on until Normal was balanced too");
 		}
 		check_lru_invariants(eng, false);

@@ -5,7 +5,7 @@
 
 TestSuite(zonelist, .timeout = 30);
 
-#define Z(nid, zid) ((nid) * NLRU_MAX_NR_ZONES + (zid))
+#define Z(nid, zid) ((nid)*NLRU_MAX_NR_ZONES + (zid))
 
 static void expect_zonelist(struct nlru_engine *eng, int nid, const int *want, int n)
 {
@@ -14,8 +14,8 @@ static void expect_zonelist(struct nlru_engine *eng, int nid, const int *want, i
 
 	cr_assert_eq(nr, n, "node %d zonelist has %d entries, want %d", nid, nr, n);
 	for (int i = 0; i < n; i++)
-		cr_expect_eq(got[i], want[i], "node %d entry %d is node %d zone %d, want %d/%d", nid,
-			     i, got[i] / NLRU_MAX_NR_ZONES, got[i] % NLRU_MAX_NR_ZONES,
+		cr_expect_eq(got[i], want[i], "node %d entry %d is node %d zone %d, want %d/%d",
+			     nid, i, got[i] / NLRU_MAX_NR_ZONES, got[i] % NLRU_MAX_NR_ZONES,
 			     want[i] / NLRU_MAX_NR_ZONES, want[i] % NLRU_MAX_NR_ZONES);
 }
 

@@ -64,9 +64,9 @@ int cli_load_zoneinfo(struct zoneinfo *zi, const char *path)
 		zoneinfo_fini(zi);
 	if (err == -EMEDIUMTYPE)
 		return cli_error(
-		    "%s: not a zoneinfo file: it does not open with 'Node N, zone NAME' "
-		    "(a vmstat dump? use 'nlru-vmstat show')",
-		    path);
+			"%s: not a zoneinfo file: it does not open with 'Node N, zone NAME' "
+			"(a vmstat dump? use 'nlru-vmstat show')",
+			path);
 	if (err == -EBADMSG)
 		return cli_error("%s: no 'Node N, zone NAME' block found", path);
 	if (err)

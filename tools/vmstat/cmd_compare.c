@@ -18,10 +18,10 @@
 enum { OPT_JSON = 256, OPT_CSV, OPT_EXTENDED };
 
 static const struct option opts[] = {
-    {"json", no_argument, NULL, OPT_JSON},
-    {"csv", no_argument, NULL, OPT_CSV},
-    {"extended", no_argument, NULL, OPT_EXTENDED},
-    {NULL, 0, NULL, 0},
+	{"json", no_argument, NULL, OPT_JSON},
+	{"csv", no_argument, NULL, OPT_CSV},
+	{"extended", no_argument, NULL, OPT_EXTENDED},
+	{NULL, 0, NULL, 0},
 };
 
 struct run_arg {
@@ -56,8 +56,8 @@ static int load_mmtests(const char *path, struct run_arg *r)
 		dump_fini(&r->after);
 		return cli_error("%s: %s", path,
 				 err == -EBADMSG
-				     ? "no /proc/vmstat copies before and after the test"
-				     : strerror(-err));
+					 ? "no /proc/vmstat copies before and after the test"
+					 : strerror(-err));
 	}
 	return 0;
 }

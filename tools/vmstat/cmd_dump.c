@@ -14,11 +14,11 @@
 enum { OPT_JSON = 256, OPT_CSV, OPT_ELAPSED, OPT_ALL };
 
 static const struct option fmt_opts[] = {
-    {"json", no_argument, NULL, OPT_JSON},
-    {"csv", no_argument, NULL, OPT_CSV},
-    {"elapsed", required_argument, NULL, OPT_ELAPSED},
-    {"all", no_argument, NULL, OPT_ALL},
-    {NULL, 0, NULL, 0},
+	{"json", no_argument, NULL, OPT_JSON},
+	{"csv", no_argument, NULL, OPT_CSV},
+	{"elapsed", required_argument, NULL, OPT_ELAPSED},
+	{"all", no_argument, NULL, OPT_ALL},
+	{NULL, 0, NULL, 0},
 };
 
 /* Options common to show, diff and zoneinfo; diff-only ones are refused elsewhere. */

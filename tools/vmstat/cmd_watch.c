@@ -17,11 +17,11 @@
 enum { OPT_JSON = 256, OPT_CSV, OPT_INTERVAL, OPT_COUNT };
 
 static const struct option opts[] = {
-    {"json", no_argument, NULL, OPT_JSON},
-    {"csv", no_argument, NULL, OPT_CSV},
-    {"interval", required_argument, NULL, OPT_INTERVAL},
-    {"count", required_argument, NULL, OPT_COUNT},
-    {NULL, 0, NULL, 0},
+	{"json", no_argument, NULL, OPT_JSON},
+	{"csv", no_argument, NULL, OPT_CSV},
+	{"interval", required_argument, NULL, OPT_INTERVAL},
+	{"count", required_argument, NULL, OPT_COUNT},
+	{NULL, 0, NULL, 0},
 };
 
 static volatile sig_atomic_t stop_flag;

@@ -213,8 +213,8 @@ static struct cmp_cell eval_row(const struct row_def *d, const struct quant *q, 
 	case OP_PCT_DIRECT:
 		if (a.ok && b.ok)
 			set_pct(&c, (double)a.v + (double)b.v == 0.0
-					? 0.0
-					: (double)a.v * 100.0 / ((double)a.v + (double)b.v));
+					    ? 0.0
+					    : (double)a.v * 100.0 / ((double)a.v + (double)b.v));
 		break;
 	}
 	return c;
@@ -245,10 +245,10 @@ size_t delta_check_down(const struct vm_dump *before, const struct vm_dump *afte
 		if (ni.kind != VM_EVENT)
 			continue;
 		diag_report(
-		    diag, after->path, a->line,
-		    "counter '%s' went down from %" PRIu64 " to %" PRIu64
-		    " (a reboot or restart between the dumps, or BEFORE and AFTER swapped?)",
-		    a->name, (uint64_t)b->value, (uint64_t)a->value);
+			diag, after->path, a->line,
+			"counter '%s' went down from %" PRIu64 " to %" PRIu64
+			" (a reboot or restart between the dumps, or BEFORE and AFTER swapped?)",
+			a->name, (uint64_t)b->value, (uint64_t)a->value);
 		if (names && n < max)
 			names[n] = a->name;
 		n++;

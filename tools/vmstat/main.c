@@ -13,22 +13,22 @@
 #include "cmd.h"
 
 static const char usage[] =
-    "usage: nlru-vmstat COMMAND [ARGS] [--json|--csv]\n"
-    "\n"
-    "  show FILE                            a dump, grouped, with the meaning of each counter\n"
-    "  diff BEFORE AFTER [--elapsed S] [--all]\n"
-    "                                       event deltas (and rates), state before/after\n"
-    "  compare NAME=BEFORE,AFTER[,S] ...    the mmtests vmstat summary, first run as baseline\n"
-    "          NAME=TESTS_TIMESTAMP ...     (or runs read from mmtests tests-timestamp files)\n"
-    "          [--extended]                 (also pgrefill, pgskip and workingset rows)\n"
-    "  zoneinfo FILE                        per node and zone: free, watermarks, sizes, LRUs\n"
-    "  watch [SOURCE] [--interval S] [--count N]\n"
-    "                                       print changing counters of SOURCE (/proc/vmstat)\n"
-    "  plot counters RECORDING [--counter NAME]... [-o PREFIX] [--png|--svg] [--no-run]\n"
-    "  plot stutter RESULTS_DIR [-o PREFIX] [--png|--svg] [--no-run]\n"
-    "\n"
-    "Exit status: 0 done (warnings go to stderr), 1 the output could not be written,\n"
-    "2 bad usage or unreadable input, 3 gnuplot missing or failed.  See docs/vmstat-tool.md.\n";
+	"usage: nlru-vmstat COMMAND [ARGS] [--json|--csv]\n"
+	"\n"
+	"  show FILE                            a dump, grouped, with the meaning of each counter\n"
+	"  diff BEFORE AFTER [--elapsed S] [--all]\n"
+	"                                       event deltas (and rates), state before/after\n"
+	"  compare NAME=BEFORE,AFTER[,S] ...    the mmtests vmstat summary, first run as baseline\n"
+	"          NAME=TESTS_TIMESTAMP ...     (or runs read from mmtests tests-timestamp files)\n"
+	"          [--extended]                 (also pgrefill, pgskip and workingset rows)\n"
+	"  zoneinfo FILE                        per node and zone: free, watermarks, sizes, LRUs\n"
+	"  watch [SOURCE] [--interval S] [--count N]\n"
+	"                                       print changing counters of SOURCE (/proc/vmstat)\n"
+	"  plot counters RECORDING [--counter NAME]... [-o PREFIX] [--png|--svg] [--no-run]\n"
+	"  plot stutter RESULTS_DIR [-o PREFIX] [--png|--svg] [--no-run]\n"
+	"\n"
+	"Exit status: 0 done (warnings go to stderr), 1 the output could not be written,\n"
+	"2 bad usage or unreadable input, 3 gnuplot missing or failed.  See docs/vmstat-tool.md.\n";
 
 struct command {
 	const char *name;
@@ -36,8 +36,8 @@ struct command {
 };
 
 static const struct command commands[] = {
-    {"show", cmd_show},         {"diff", cmd_diff},   {"compare", cmd_compare},
-    {"zoneinfo", cmd_zoneinfo}, {"watch", cmd_watch}, {"plot", cmd_plot},
+	{"show", cmd_show},         {"diff", cmd_diff},   {"compare", cmd_compare},
+	{"zoneinfo", cmd_zoneinfo}, {"watch", cmd_watch}, {"plot", cmd_plot},
 };
 
 /*

@@ -67,7 +67,7 @@ static int add_change(struct plot_rec *r, const char *name, size_t nlen, int64_t
 		r->cap_ch = ncap;
 	}
 	r->ch[r->nr_ch++] =
-	    (struct plot_change){(uint32_t)(r->nr_samples - 1), (uint32_t)idx, value, missing};
+		(struct plot_change){(uint32_t)(r->nr_samples - 1), (uint32_t)idx, value, missing};
 	return 0;
 }
 

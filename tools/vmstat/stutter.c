@@ -184,7 +184,7 @@ int stutter_stats(struct stutter_samples *s, struct stutter_stats *st)
 	st->ms[ST_MIN] = (double)s->g[0].ns / 1e6;
 	for (int i = 0; i < 7; i++)
 		st->ms[ST_Q1 + i] =
-		    (double)stutter_at(s, (uint64_t)((double)last * q[i] + 0.5)) / 1e6;
+			(double)stutter_at(s, (uint64_t)((double)last * q[i] + 0.5)) / 1e6;
 	st->ms[ST_MAX] = (double)s->g[s->nr - 1].ns / 1e6;
 	st->ms[ST_MEAN] = mean_lowest(s, s->total) / 1e6;
 	for (int i = 0; i < 7; i++)

@@ -23,7 +23,7 @@ struct zi_parser {
 };
 
 const char *const zoneinfo_lru_names[ZI_NR_LRU] = {
-    "inactive_anon", "active_anon", "inactive_file", "active_file", "unevictable",
+	"inactive_anon", "active_anon", "inactive_file", "active_file", "unevictable",
 };
 
 int zoneinfo_init(struct zoneinfo *zi, const char *path)
