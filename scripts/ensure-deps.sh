@@ -10,6 +10,7 @@ packages=(
   libjemalloc-dev                # benchmark peer and the embedding library, never the core
   gnuplot-nox                    # nlru-vmstat plot
   clang libclang-rt-14-dev       # the libFuzzer target of the vmstat parser
+  clang-format                   # tests/style: the format check (Debian 12's is version 14)
 )
 
 missing=()
