@@ -1,7 +1,9 @@
 /*
- * What filemap.c (the cache: reads, writes, pins, open and close) and filemap_writeback.c
- * (dirty pages and their writeback) share: the file object and the page-slot helpers.
- * Private to those two files.
+ * What the page cache's files share: the file object, the page-slot helpers, and the calls
+ * one part of the cache makes into another.  filemap.c opens and closes files and puts pages
+ * in their index; filemap_read.c reads (and reads ahead); filemap_write.c writes and copies;
+ * filemap_truncate.c drops pages and shadow entries; filemap_writeback.c writes dirty pages
+ * back.  Private to those five files.
  */
 #ifndef NODELRU_FILEMAP_INTERNAL_H
 #define NODELRU_FILEMAP_INTERNAL_H
@@ -20,6 +22,10 @@
 #include "workingset.h"
 
 #define WALK_BATCH 64 /* index entries a walk takes per hold of the file's lock */
+/* Pages copied per lookup: one hold of the file's lock for a run of cached pages. */
+#define COPY_BATCH 16
+/* Page offsets are 32-bit: files of up to 16 TiB (Linux's s_maxbytes). */
+#define MAX_FILE_BYTES (((uint64_t)UINT32_MAX + 1) << PAGE_SHIFT)
 
 struct nlru_file {
 	struct owner_head owner; /* OWNER_FILE; owner.id is page->mapping of its pages */
@@ -87,6 +93,38 @@ static inline void put_page(struct page *page)
 {
 	__atomic_sub_fetch(&page->refcount, 1, __ATOMIC_ACQ_REL);
 }
+
+/* What of a read of @len bytes at @offset lies below the largest file the cache holds. */
+static inline size_t within_max_file(uint64_t offset, size_t len)
+{
+	return (size_t)MIN((uint64_t)len, offset < MAX_FILE_BYTES ? MAX_FILE_BYTES - offset : 0);
+}
+
+static inline bool page_uptodate(const struct page *page)
+{
+	return __atomic_load_n(&page->flags, __ATOMIC_ACQUIRE) & (1u << PG_uptodate);
+}
+
+/* The page's contents are in: whoever sees PG_uptodate sees them too. */
+static inline void set_page_uptodate(struct page *page)
+{
+	__atomic_fetch_or(&page->flags, 1u << PG_uptodate, __ATOMIC_RELEASE);
+}
+
+/* filemap.c, where each is described. */
+int add_to_page_cache(struct nlru_file *file, struct page *page, uint32_t index, bool write,
+		      bool *activate);
+void activate_refault(struct nlru_engine *eng, struct page *page);
+int alloc_cache_pages(struct nlru_file *file, struct page **pages, int n);
+
+/* filemap_read.c, where each is described. */
+struct page *get_cache_page(struct nlru_file *file, uint32_t index, bool write, int *err);
+int get_read_pages(struct nlru_file *file, uint64_t pos, uint64_t limit, struct page **pages,
+		   uint64_t *end, int *err);
+void put_read_pages(struct nlru_file *file, struct page **pages, int n);
+
+/* filemap_truncate.c, where it is described. */
+void truncate_cache(struct nlru_file *file);
 
 /* filemap_writeback.c, where each is described. */
 void set_page_dirty(struct nlru_file *file, struct page *page);

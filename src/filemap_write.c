@@ -1,0 +1,261 @@
+/*
+ * filemap_write.c - writes through the page cache and the copy between two files (Linux 4.8
+ * mm/filemap.c: generic_perform_write with write_begin/write_end; fs/read_write.c:
+ * vfs_copy_file_range, done through the cache as its fallback, do_splice_direct, does):
+ * nlru_file_pwrite and nlru_file_copy_range.  Whole pages are written in runs of up to
+ * COPY_BATCH, into cached pages where there are some and into fresh pages filled before they
+ * enter the index where there are none; a partial page is read in first (get_cache_page).
+ * Written pages are dirtied here; filemap_writeback.c writes them back.
+ *
+ * Locking: file->lock is taken once for a run's lookup and once for its insertion and
+ * dirtying, never across a copy.  A copy into a cached page holds the page lock (PG_locked as
+ * a bit spinlock), so two writers of one page take turns; readers do not take it.  Writers
+ * pause at the dirty limit (balance_dirty_pages_ratelimited) between runs, with no lock held.
+ *
+ * Not done: appends (O_APPEND is refused at open), writes past 16 TiB (-EFBIG: page offsets
+ * are 32-bit), and a copy_range shortcut below the cache (reflinks, server-side copies): the
+ * source's pages are read into the cache and copied into the destination's.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "copy_page.h"
+#include "filemap.h"
+#include "filemap_internal.h"
+#include "lru.h"
+
+/* A write of @len bytes at @offset would end past the largest file the cache holds. */
+static bool past_max_file(uint64_t offset, size_t len)
+{
+	return offset > MAX_FILE_BYTES || len > MAX_FILE_BYTES - offset;
+}
+
+/*
+ * Copy @n bytes from @src into cached @page at @offset under the page lock (PG_locked as a bit
+ * spinlock), as Linux's write_begin/write_end hold it: two writers of the same page take
+ * turns, so a page written whole by both ends as one writer's, never a mix.  Readers do not
+ * take it, as in Linux.  A fresh page, filled before it enters the cache, needs none.
+ */
+static void write_cached_page(struct page *page, void *dst, const void *src, size_t n)
+{
+	bit_spin_lock(&page->flags, PG_locked);
+	if (n == PAGE_SIZE) {
+		/* All of it: uptodate now, even if a read of it failed before. */
+		copy_page_nt(dst, src);
+		set_page_uptodate(page);
+	} else {
+		memcpy(dst, src, n);
+	}
+	bit_spin_unlock(&page->flags, PG_locked);
+}
+
+/*
+ * Write @nr whole pages at page @index on (at most COPY_BATCH), page i from @src[i]: cached
+ * pages are overwritten, missing ones are new pages filled before they enter the cache, all
+ * in one hold of the file's lock for the lookup and one for the insertion and dirtying.
+ * Returns the pages written, or 0 and *@err.
+ */
+static int write_whole_pages(struct nlru_file *file, uint32_t index, const char *const *src, int nr,
+			     int *err)
+{
+	struct nlru_engine *eng = file->eng;
+	struct page *pages[COPY_BATCH], *added[COPY_BATCH];
+	bool fresh[COPY_BATCH], activate[COPY_BATCH];
+	int in[COPY_BATCH]; /* add_to_page_cache()'s answer for a fresh page, 1 for a cached one */
+	int n = MIN(nr, COPY_BATCH), written;
+
+	spin_lock(&file->lock);
+	for (int i = 0; i < n; i++) {
+		uint64_t v = pageindex_lookup(&file->idx, index + (uint32_t)i);
+
+		fresh[i] = (v & SLOT_TAG_MASK) != SLOT_PAGE;
+		pages[i] = fresh[i] ? NULL : slot_page(eng, v);
+		if (pages[i])
+			get_page(pages[i]);
+	}
+	file->ra_next = index + (uint32_t)n;
+	spin_unlock(&file->lock);
+	for (int i = 0; i < n; i++) {
+		if (fresh[i] && !alloc_cache_pages(file, &pages[i], 1)) {
+			/* Out of memory: write what we have, or fail on the first page. */
+			for (int k = i; k < n; k++)
+				if (pages[k])
+					put_page(pages[k]);
+			n = i;
+			if (!n) {
+				*err = -ENOMEM;
+				return 0;
+			}
+			break;
+		}
+		if (fresh[i]) {
+			copy_page_nt(address_of(eng, pages[i]), src[i]);
+			page_set(pages[i], PG_uptodate);
+		} else {
+			write_cached_page(pages[i], address_of(eng, pages[i]), src[i], PAGE_SIZE);
+		}
+	}
+	written = n;
+	spin_lock(&file->lock);
+	for (int i = 0; i < n; i++) {
+		/* Past a page the index had no room for, the write ends short: fresh pages are
+		 * not added, while pages cached already keep what was copied into them. */
+		in[i] = !fresh[i]     ? 1
+			: written < i ? -ENOMEM
+				      : add_to_page_cache(file, pages[i], index + (uint32_t)i, true,
+							  &activate[i]);
+		if (in[i] < 0)
+			written = MIN(written, i);
+		else if (in[i])
+			set_page_dirty(file, pages[i]);
+	}
+	file->size = MAX(file->size, ((uint64_t)index + (uint64_t)written) << PAGE_SHIFT);
+	spin_unlock(&file->lock);
+	for (int i = 0; i < n; i++) {
+		added[i] = fresh[i] && in[i] > 0 ? pages[i] : NULL;
+		if (added[i] && activate[i])
+			activate_refault(eng, pages[i]);
+	}
+	lru_cache_add_pages(eng, added, n);
+	for (int i = 0; i < n; i++) {
+		if (in[i] < 0) {
+			free_pages_trusted(eng, pages[i], 0);
+			continue;
+		}
+		if (!in[i]) {
+			/* Another writer cached this page first: write into theirs, as a write
+			 * of that page alone would. */
+			free_pages_trusted(eng, pages[i], 0);
+			if (written > i &&
+			    write_whole_pages(file, index + (uint32_t)i, &src[i], 1, err) != 1)
+				written = i;
+			continue;
+		}
+		mark_page_accessed(eng, pages[i]);
+		put_page(pages[i]);
+	}
+	if (!written)
+		*err = -ENOMEM;
+	return written;
+}
+
+long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len, uint64_t offset)
+{
+	size_t done = 0;
+	int err = 0;
+
+	if (!file || (!buf && len))
+		return -EINVAL;
+	if (!file->writable) {
+		log_err(&file->eng->log, "write to %s, which is open read-only", file->path);
+		return -EBADF;
+	}
+	if (past_max_file(offset, len)) {
+		log_err(&file->eng->log,
+			"write to %s past 16 TiB, the largest file the cache holds", file->path);
+		return -EFBIG;
+	}
+	while (done < len) {
+		uint64_t pos = offset + done;
+		uint32_t index = (uint32_t)(pos >> PAGE_SHIFT);
+		size_t in_page = pos & (PAGE_SIZE - 1), n = MIN(PAGE_SIZE - in_page, len - done);
+		const char *src = (const char *)buf + done;
+		struct page *page;
+
+		if (n == PAGE_SIZE) {
+			const char *srcs[COPY_BATCH];
+			int nr = (int)MIN((len - done) >> PAGE_SHIFT, (size_t)COPY_BATCH), pages;
+
+			for (int i = 0; i < nr; i++)
+				srcs[i] = src + (size_t)i * PAGE_SIZE;
+			pages = write_whole_pages(file, index, srcs, nr, &err);
+			if (!pages)
+				break;
+			done += (size_t)pages << PAGE_SHIFT;
+			balance_dirty_pages_ratelimited(file, (unsigned long)pages);
+			continue;
+		}
+		/* Part of a page: the rest of it is read in first. */
+		page = get_cache_page(file, index, true, &err);
+		if (!page)
+			break;
+		write_cached_page(page, (char *)address_of(file->eng, page) + in_page, src, n);
+		spin_lock(&file->lock);
+		set_page_dirty(file, page);
+		file->size = MAX(file->size, pos + n);
+		spin_unlock(&file->lock);
+		mark_page_accessed(file->eng, page);
+		put_page(page);
+		done += n;
+		/* Within the loop, so that one large write pauses at the dirty limit too. */
+		balance_dirty_pages_ratelimited(file, 1);
+	}
+	return done || !err ? (long)done : err;
+}
+
+/* Why a copy between two files is refused, logged; returns @err. */
+static long bad_copy(struct nlru_file *in, struct nlru_file *out, long err, const char *why)
+{
+	log_err(&in->eng->log, "copy from %s to %s refused: %s", in->path, out->path, why);
+	return err;
+}
+
+long nlru_file_copy_range(struct nlru_file *in, uint64_t in_offset, struct nlru_file *out,
+			  uint64_t out_offset, size_t len)
+{
+	size_t done = 0;
+	int err = 0;
+
+	if (!in || !out)
+		return -EINVAL;
+	if (!in->readable)
+		return bad_copy(in, out, -EBADF, "the source is open write-only");
+	if (!out->writable)
+		return bad_copy(in, out, -EBADF, "the destination is open read-only");
+	if (in->eng != out->eng)
+		return bad_copy(in, out, -EXDEV, "the files are in different engines");
+	if (in == out && in_offset < out_offset + len && out_offset < in_offset + len)
+		return bad_copy(in, out, -EINVAL, "the ranges overlap");
+	if (past_max_file(out_offset, len))
+		return bad_copy(in, out, -EFBIG, "past 16 TiB, the largest file the cache holds");
+	len = within_max_file(in_offset, len);
+	while (done < len) {
+		uint64_t pos = in_offset + done, end;
+		struct page *pages[COPY_BATCH];
+		const char *srcs[COPY_BATCH];
+		int got = get_read_pages(in, pos, in_offset + len, pages, &end, &err), i = 0;
+		bool stop = !got;
+
+		for (int k = 0; k < got; k++)
+			srcs[k] = (const char *)address_of(in->eng, pages[k]);
+		/* Both sides at a page boundary: the whole pages go as one run, as pwrite's do. */
+		if (got && !((pos | (out_offset + done)) & (PAGE_SIZE - 1))) {
+			int whole = (int)MIN((uint64_t)got, (end - pos) >> PAGE_SHIFT);
+
+			i = whole ? write_whole_pages(out,
+						      (uint32_t)((out_offset + done) >> PAGE_SHIFT),
+						      srcs, whole, &err)
+				  : 0;
+			done += (size_t)i << PAGE_SHIFT;
+			balance_dirty_pages_ratelimited(out, (unsigned long)i);
+			stop = i < whole;
+		}
+		/* Otherwise, and for a last page cut by the end of the file, through pwrite. */
+		for (; i < got && !stop; i++) {
+			size_t in_page = (in_offset + done) & (PAGE_SIZE - 1);
+			size_t n = (size_t)MIN((uint64_t)(PAGE_SIZE - in_page),
+					       end - (in_offset + done));
+			long r = nlru_file_pwrite(out, srcs[i] + in_page, n, out_offset + done);
+
+			if (r < 0)
+				err = (int)r;
+			else
+				done += (size_t)r;
+			stop = r != (long)n;
+		}
+		put_read_pages(in, pages, got);
+		if (stop)
+			break;
+	}
+	return done || !err ? (long)done : err;
+}
