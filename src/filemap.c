@@ -189,6 +189,127 @@ static bool same_file(const struct owner_head *owner, const struct owner_head *o
 	return other->type == OWNER_FILE && a->dev == b->dev && a->ino == b->ino;
 }
 
+/*
+ * Flags the cache could not honour are refused before anything is opened or created:
+ * writeback writes at each page's own offset (not with O_APPEND), through the kernel's page
+ * cache (not with O_DIRECT), and when the engine chooses (not per write, O_SYNC).  True if
+ * @flags are ones nlru_file_open() takes; says why not through the log.
+ */
+static bool open_flags_supported(struct nlru_engine *eng, const char *path, int flags)
+{
+	if ((flags & O_ACCMODE) == O_ACCMODE || (flags & ~(O_ACCMODE | OPEN_FLAGS))) {
+		log_err(&eng->log,
+			"open of %s: flags %#x are not O_RDONLY, O_WRONLY or O_RDWR with "
+			"O_CREAT, O_TRUNC, O_EXCL or O_CLOEXEC",
+			path, (unsigned int)flags);
+		return false;
+	}
+	return true;
+}
+
+/* A file object for @path with an empty index and nothing opened yet, or NULL. */
+static struct nlru_file *file_alloc(struct nlru_engine *eng, const char *path)
+{
+	struct nlru_file *file = calloc(1, sizeof(*file));
+
+	if (file)
+		file->fd = -1;
+	if (!file || !(file->path = strdup(path))) {
+		free(file);
+		return NULL;
+	}
+	pageindex_init(&file->idx, &eng->pageindex_cache);
+	file->owner.type = OWNER_FILE;
+	return file;
+}
+
+/* Frees what file_alloc() made and closes the file if it was opened; its index is empty. */
+static void file_free(struct nlru_file *file)
+{
+	if (file->fd >= 0)
+		close(file->fd);
+	pageindex_destroy(&file->idx);
+	free(file->path);
+	free(file);
+}
+
+static void log_open_already(struct nlru_engine *eng, const char *path)
+{
+	log_err(&eng->log,
+		"open of %s: the file is open in this engine already; share that "
+		"handle (two would cache the file twice, and each lose the other's "
+		"writes)",
+		path);
+}
+
+/*
+ * A file open here already is refused before open(2) could truncate it under that open:
+ * -EBUSY, logged, or 0.  owner_register() checks again, for a racing open.
+ */
+static int refuse_if_open_already(struct nlru_engine *eng, struct nlru_file *file, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) == 0) {
+		file->dev = st.st_dev;
+		file->ino = st.st_ino;
+		if (owner_clashes(&eng->owners, &file->owner, same_file)) {
+			log_open_already(eng, path);
+			return -EBUSY;
+		}
+	}
+	return 0;
+}
+
+/*
+ * open(2) @path into file->fd and fstat() it into *@st, refusing anything but a regular file.
+ * The cache reads partial pages before writing them: a write-only file is opened for reading
+ * too, as the kernel reads its own page cache whatever the opener's mode.  Without blocking,
+ * so that a FIFO is refused rather than waited on for a writer.  0 or -errno, logged.
+ */
+static int open_regular_file(struct nlru_engine *eng, struct nlru_file *file, const char *path,
+			     int flags, unsigned int mode, struct stat *st)
+{
+	int r;
+
+	file->fd =
+		open(path,
+		     (flags & ~O_ACCMODE) | ((flags & O_ACCMODE) == O_RDONLY ? O_RDONLY : O_RDWR) |
+			     O_CLOEXEC | O_NONBLOCK,
+		     mode);
+	if (file->fd < 0 || fstat(file->fd, st) < 0) {
+		r = -errno;
+		log_err(&eng->log, "open of %s failed: %s", path, strerror(-r));
+		return r;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		log_err(&eng->log, "open of %s: it is %s", path,
+			S_ISDIR(st->st_mode) ? "a directory" : "not a regular file");
+		return S_ISDIR(st->st_mode) ? -EISDIR : -EINVAL;
+	}
+	if (fcntl(file->fd, F_SETFL, fcntl(file->fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		r = -errno;
+		log_err(&eng->log, "open of %s failed: %s", path, strerror(-r));
+		return r;
+	}
+	return 0;
+}
+
+/* The state of a file just opened with @flags, whose fstat() is @st. */
+static void file_init(struct nlru_file *file, struct nlru_engine *eng, int nid, int flags,
+		      const struct stat *st)
+{
+	file->eng = eng;
+	file->nid = nid;
+	file->writable = (flags & O_ACCMODE) != O_RDONLY;
+	file->readable = (flags & O_ACCMODE) != O_WRONLY;
+	file->size = (uint64_t)st->st_size;
+	file->dev = st->st_dev;
+	file->ino = st->st_ino;
+	file->ra_next = UINT32_MAX;
+	spin_lock_init(&file->lock);
+}
+
 int nlru_file_open(struct nlru_engine *eng, const char *path, int flags, unsigned int mode, int nid,
 		   struct nlru_file **out)
 {
@@ -199,91 +320,26 @@ int nlru_file_open(struct nlru_engine *eng, const char *path, int flags, unsigne
 	if (!eng || !path || !out ||
 	    (nid != NLRU_NUMA_NO_NODE && (nid < 0 || nid >= eng->nr_nodes)))
 		return -EINVAL;
-	/*
-	 * Flags the cache could not honour are refused before anything is opened or created:
-	 * writeback writes at each page's own offset (not with O_APPEND), through the kernel's
-	 * page cache (not with O_DIRECT), and when the engine chooses (not per write, O_SYNC).
-	 */
-	if ((flags & O_ACCMODE) == O_ACCMODE || (flags & ~(O_ACCMODE | OPEN_FLAGS))) {
-		log_err(&eng->log,
-			"open of %s: flags %#x are not O_RDONLY, O_WRONLY or O_RDWR with "
-			"O_CREAT, O_TRUNC, O_EXCL or O_CLOEXEC",
-			path, (unsigned int)flags);
+	if (!open_flags_supported(eng, path, flags))
 		return -EINVAL;
-	}
-	file = calloc(1, sizeof(*file));
-	if (file)
-		file->fd = -1;
-	if (!file || !(file->path = strdup(path))) {
-		free(file);
+	file = file_alloc(eng, path);
+	if (!file)
 		return -ENOMEM;
+	r = refuse_if_open_already(eng, file, path);
+	if (!r)
+		r = open_regular_file(eng, file, path, flags, mode, &st);
+	if (!r) {
+		file_init(file, eng, nid, flags, &st);
+		r = owner_register(&eng->owners, &file->owner, same_file);
+		if (r == -EBUSY)
+			log_open_already(eng, path);
 	}
-	pageindex_init(&file->idx, &eng->pageindex_cache);
-	file->owner.type = OWNER_FILE;
-	/* A file open here already is refused before open(2) could truncate it under that open;
-	 * the registration below checks again, for a racing open. */
-	if (stat(path, &st) == 0) {
-		file->dev = st.st_dev;
-		file->ino = st.st_ino;
-		if (owner_clashes(&eng->owners, &file->owner, same_file)) {
-			r = -EBUSY;
-			goto busy;
-		}
+	if (r) {
+		file_free(file);
+		return r;
 	}
-	/*
-	 * The cache reads partial pages before writing them: a write-only file is opened for
-	 * reading too, as the kernel reads its own page cache whatever the opener's mode.
-	 * Without blocking, so that a FIFO is refused rather than waited on for a writer.
-	 */
-	file->fd =
-		open(path,
-		     (flags & ~O_ACCMODE) | ((flags & O_ACCMODE) == O_RDONLY ? O_RDONLY : O_RDWR) |
-			     O_CLOEXEC | O_NONBLOCK,
-		     mode);
-	if (file->fd < 0 || fstat(file->fd, &st) < 0) {
-		r = -errno;
-		log_err(&eng->log, "open of %s failed: %s", path, strerror(-r));
-		goto err;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		r = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-		log_err(&eng->log, "open of %s: it is %s", path,
-			S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
-		goto err;
-	}
-	if (fcntl(file->fd, F_SETFL, fcntl(file->fd, F_GETFL) & ~O_NONBLOCK) < 0) {
-		r = -errno;
-		log_err(&eng->log, "open of %s failed: %s", path, strerror(-r));
-		goto err;
-	}
-	file->eng = eng;
-	file->nid = nid;
-	file->writable = (flags & O_ACCMODE) != O_RDONLY;
-	file->readable = (flags & O_ACCMODE) != O_WRONLY;
-	file->size = (uint64_t)st.st_size;
-	file->dev = st.st_dev;
-	file->ino = st.st_ino;
-	file->ra_next = UINT32_MAX;
-	spin_lock_init(&file->lock);
-	r = owner_register(&eng->owners, &file->owner, same_file);
-	if (r)
-		goto busy;
 	*out = file;
 	return 0;
-busy:
-	if (r == -EBUSY)
-		log_err(&eng->log,
-			"open of %s: the file is open in this engine already; share that "
-			"handle (two would cache the file twice, and each lose the other's "
-			"writes)",
-			path);
-err:
-	if (file->fd >= 0)
-		close(file->fd);
-	pageindex_destroy(&file->idx);
-	free(file->path);
-	free(file);
-	return r;
 }
 
 /* Pins left on @file?  Says so through the log. */
@@ -345,10 +401,7 @@ int nlru_file_close(struct nlru_file *file)
 	spin_unlock(&file->lock);
 	owner_unregister(&eng->owners, file->owner.id);
 	pthread_rwlock_unlock(&eng->owners.lock);
-	close(file->fd);
-	pageindex_destroy(&file->idx);
-	free(file->path);
-	free(file);
+	file_free(file);
 	return 0;
 }
 
