@@ -49,6 +49,133 @@ static void write_cached_page(struct page *page, void *dst, const void *src, siz
 	bit_spin_unlock(&page->flags, PG_locked);
 }
 
+/* A run of whole pages being written by write_whole_pages(): what it knows of each page. */
+struct write_batch {
+	int n;                          /* pages in the run, at most COPY_BATCH */
+	struct page *pages[COPY_BATCH]; /* each with a reference held, or NULL before it is made */
+	bool fresh[COPY_BATCH];         /* not cached at the lookup: a new page of ours */
+	bool activate[COPY_BATCH];      /* a fresh page's shadow says to start it active */
+	int in[COPY_BATCH]; /* add_to_page_cache()'s answer for a fresh page, 1 for a cached one */
+};
+
+/* Take the cached pages of pages [@index, @index + batch->n) and note the missing ones. */
+static void find_pages_to_write(struct nlru_file *file, uint32_t index, struct write_batch *batch)
+{
+	spin_lock(&file->lock);
+	for (int i = 0; i < batch->n; i++) {
+		uint64_t v = pageindex_lookup(&file->idx, index + (uint32_t)i);
+
+		batch->fresh[i] = (v & SLOT_TAG_MASK) != SLOT_PAGE;
+		batch->pages[i] = batch->fresh[i] ? NULL : slot_page(file->eng, v);
+		if (batch->pages[i])
+			get_page(batch->pages[i]);
+	}
+	file->ra_next = index + (uint32_t)batch->n;
+	spin_unlock(&file->lock);
+}
+
+/*
+ * Copy page i of the run from @src[i]: into a new page for a missing one, which needs no
+ * lock before it is in the index, and under the page lock into a cached one.  Out of memory,
+ * the run ends before the page that got none.  Returns the pages filled: 0 if the first got
+ * none.
+ */
+static int fill_pages_to_write(struct nlru_file *file, const char *const *src,
+			       struct write_batch *batch)
+{
+	struct page **pages = batch->pages;
+
+	for (int i = 0; i < batch->n; i++) {
+		if (batch->fresh[i] && !alloc_cache_pages(file, &pages[i], 1)) {
+			/* Out of memory: write what we have, or fail on the first page. */
+			for (int k = i; k < batch->n; k++)
+				if (pages[k])
+					put_page(pages[k]);
+			batch->n = i;
+			break;
+		}
+		if (batch->fresh[i]) {
+			copy_page_nt(address_of(file->eng, pages[i]), src[i]);
+			page_set(pages[i], PG_uptodate);
+		} else {
+			write_cached_page(pages[i], address_of(file->eng, pages[i]), src[i],
+					  PAGE_SIZE);
+		}
+	}
+	return batch->n;
+}
+
+/*
+ * Put the run's fresh pages in the index and dirty every page it holds, in one hold of the
+ * file's lock, and grow the file over what was written.  Returns the pages written: past a
+ * page the index had no room for, the write ends short.
+ */
+static int add_pages_written(struct nlru_file *file, uint32_t index, struct write_batch *batch)
+{
+	int written = batch->n;
+
+	spin_lock(&file->lock);
+	for (int i = 0; i < batch->n; i++) {
+		/* Fresh pages past the short end are not added, while pages cached already keep
+		 * what was copied into them. */
+		batch->in[i] = !batch->fresh[i] ? 1
+			       : written < i    ? -ENOMEM
+						: add_to_page_cache(file, batch->pages[i],
+								    index + (uint32_t)i, true,
+								    &batch->activate[i]);
+		if (batch->in[i] < 0)
+			written = MIN(written, i);
+		else if (batch->in[i])
+			set_page_dirty(file, batch->pages[i]);
+	}
+	file->size = MAX(file->size, ((uint64_t)index + (uint64_t)written) << PAGE_SHIFT);
+	spin_unlock(&file->lock);
+	return written;
+}
+
+/* The fresh pages now in the index go on the LRU, active if their shadow said so. */
+static void lru_add_pages_written(struct nlru_engine *eng, struct write_batch *batch)
+{
+	struct page *added[COPY_BATCH];
+
+	for (int i = 0; i < batch->n; i++) {
+		added[i] = batch->fresh[i] && batch->in[i] > 0 ? batch->pages[i] : NULL;
+		if (added[i] && batch->activate[i])
+			activate_refault(eng, batch->pages[i]);
+	}
+	lru_cache_add_pages(eng, added, batch->n);
+}
+
+static int write_whole_pages(struct nlru_file *file, uint32_t index, const char *const *src, int nr,
+			     int *err);
+
+/*
+ * Done with the run's pages: the written ones count as accessed and lose our reference, fresh
+ * ones left out of the index are freed, and a page another writer cached first is written
+ * into theirs, as a write of that page alone would.  Returns @written, or less if that write
+ * failed.
+ */
+static int put_pages_written(struct nlru_file *file, uint32_t index, const char *const *src,
+			     struct write_batch *batch, int written, int *err)
+{
+	for (int i = 0; i < batch->n; i++) {
+		if (batch->in[i] < 0) {
+			free_pages_trusted(file->eng, batch->pages[i], 0);
+			continue;
+		}
+		if (!batch->in[i]) {
+			free_pages_trusted(file->eng, batch->pages[i], 0);
+			if (written > i &&
+			    write_whole_pages(file, index + (uint32_t)i, &src[i], 1, err) != 1)
+				written = i;
+			continue;
+		}
+		mark_page_accessed(file->eng, batch->pages[i]);
+		put_page(batch->pages[i]);
+	}
+	return written;
+}
+
 /*
  * Write @nr whole pages at page @index on (at most COPY_BATCH), page i from @src[i]: cached
  * pages are overwritten, missing ones are new pages filled before they enter the cache, all
@@ -58,82 +185,17 @@ static void write_cached_page(struct page *page, void *dst, const void *src, siz
 static int write_whole_pages(struct nlru_file *file, uint32_t index, const char *const *src, int nr,
 			     int *err)
 {
-	struct nlru_engine *eng = file->eng;
-	struct page *pages[COPY_BATCH], *added[COPY_BATCH];
-	bool fresh[COPY_BATCH], activate[COPY_BATCH];
-	int in[COPY_BATCH]; /* add_to_page_cache()'s answer for a fresh page, 1 for a cached one */
-	int n = MIN(nr, COPY_BATCH), written;
+	struct write_batch batch = {.n = MIN(nr, COPY_BATCH)};
+	int written;
 
-	spin_lock(&file->lock);
-	for (int i = 0; i < n; i++) {
-		uint64_t v = pageindex_lookup(&file->idx, index + (uint32_t)i);
-
-		fresh[i] = (v & SLOT_TAG_MASK) != SLOT_PAGE;
-		pages[i] = fresh[i] ? NULL : slot_page(eng, v);
-		if (pages[i])
-			get_page(pages[i]);
+	find_pages_to_write(file, index, &batch);
+	if (!fill_pages_to_write(file, src, &batch)) {
+		*err = -ENOMEM;
+		return 0;
 	}
-	file->ra_next = index + (uint32_t)n;
-	spin_unlock(&file->lock);
-	for (int i = 0; i < n; i++) {
-		if (fresh[i] && !alloc_cache_pages(file, &pages[i], 1)) {
-			/* Out of memory: write what we have, or fail on the first page. */
-			for (int k = i; k < n; k++)
-				if (pages[k])
-					put_page(pages[k]);
-			n = i;
-			if (!n) {
-				*err = -ENOMEM;
-				return 0;
-			}
-			break;
-		}
-		if (fresh[i]) {
-			copy_page_nt(address_of(eng, pages[i]), src[i]);
-			page_set(pages[i], PG_uptodate);
-		} else {
-			write_cached_page(pages[i], address_of(eng, pages[i]), src[i], PAGE_SIZE);
-		}
-	}
-	written = n;
-	spin_lock(&file->lock);
-	for (int i = 0; i < n; i++) {
-		/* Past a page the index had no room for, the write ends short: fresh pages are
-		 * not added, while pages cached already keep what was copied into them. */
-		in[i] = !fresh[i]     ? 1
-			: written < i ? -ENOMEM
-				      : add_to_page_cache(file, pages[i], index + (uint32_t)i, true,
-							  &activate[i]);
-		if (in[i] < 0)
-			written = MIN(written, i);
-		else if (in[i])
-			set_page_dirty(file, pages[i]);
-	}
-	file->size = MAX(file->size, ((uint64_t)index + (uint64_t)written) << PAGE_SHIFT);
-	spin_unlock(&file->lock);
-	for (int i = 0; i < n; i++) {
-		added[i] = fresh[i] && in[i] > 0 ? pages[i] : NULL;
-		if (added[i] && activate[i])
-			activate_refault(eng, pages[i]);
-	}
-	lru_cache_add_pages(eng, added, n);
-	for (int i = 0; i < n; i++) {
-		if (in[i] < 0) {
-			free_pages_trusted(eng, pages[i], 0);
-			continue;
-		}
-		if (!in[i]) {
-			/* Another writer cached this page first: write into theirs, as a write
-			 * of that page alone would. */
-			free_pages_trusted(eng, pages[i], 0);
-			if (written > i &&
-			    write_whole_pages(file, index + (uint32_t)i, &src[i], 1, err) != 1)
-				written = i;
-			continue;
-		}
-		mark_page_accessed(eng, pages[i]);
-		put_page(pages[i]);
-	}
+	written = add_pages_written(file, index, &batch);
+	lru_add_pages_written(file->eng, &batch);
+	written = put_pages_written(file, index, src, &batch, written, err);
 	if (!written)
 		*err = -ENOMEM;
 	return written;
