@@ -3,7 +3,7 @@
  * kswapd, kswapd_try_to_sleep, prepare_kswapd_sleep, pgdat_balanced, balance_pgdat,
  * kswapd_shrink_zone).  The thread and its wait queue are kswapd.c's.
  *
- * How 4.7 differs from 4.8 (KERNEL-RECLAIM.md §5.6):
+ * How 4.7 differs from 4.8 (docs/kernel-reclaim.md, "kswapd"):
  *  - a wakeup is per zone, judged by that zone's own high watermark with no lowmem reserve;
  *  - the pending request keeps the largest order, and takes the smaller classzone only when
  *    the order grows; it resets to order 0 and the highest zone;

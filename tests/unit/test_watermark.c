@@ -1,6 +1,7 @@
 /*
  * Watermarks, lowmem reserves and pcp sizes against the Linux formulas worked by hand
- * (KERNEL-RECLAIM.md section 2, zone_batchsize in 1.4).
+ * (init_per_zone_wmark_min, __setup_per_zone_wmarks, setup_per_zone_lowmem_reserve and
+ * zone_batchsize in mm/page_alloc.c; docs/kernel-reclaim.md, "Watermarks and reserves").
  */
 #include <criterion/criterion.h>
 
