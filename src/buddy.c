@@ -140,34 +140,62 @@ void zone_free_all(struct zone *zone)
 	}
 }
 
+/* @pfn's links on @list agree both ways, and with the list's head and tail at the ends. */
+static bool links_agree(const struct pfnlist *list, const struct page *pages, uint32_t pfn)
+{
+	const struct page *page = &pages[pfn];
+
+	return (page->prev == PFN_NIL ? list->first == pfn : pages[page->prev].next == pfn) &&
+	       (page->next == PFN_NIL ? list->last == pfn : pages[page->next].prev == pfn);
+}
+
+/* A free block of @order heading at @pfn: marked, unused, aligned, inside its zone. */
+static bool free_block_ok(const struct zone *zone, const struct page *page, uint32_t pfn,
+			  unsigned int order)
+{
+	uint32_t idx = pfn - zone->zone_start_pfn;
+
+	return page_is_buddy(page, order) && !__atomic_load_n(&page->refcount, __ATOMIC_RELAXED) &&
+	       !(page_flags(page) & (1u << PG_lru)) &&
+	       page_zonenum(page) == (unsigned)zone->zone_idx && page_to_nid(page) == zone->node &&
+	       pfn >= zone->zone_start_pfn && !(idx & ((1u << order) - 1)) &&
+	       idx + (1u << order) <= zone->spanned_pages;
+}
+
 int zone_check_free_lists(struct zone *zone, const struct nlru_log *log)
 {
 	struct page *pages = zone_pages(zone);
 	long free = 0;
 
 	for (unsigned int order = 0; order < MAX_ORDER; order++) {
-		unsigned long n = 0;
+		const struct pfnlist *list = &zone->free_area[order].free_list;
+		unsigned long n = 0, most = (zone->spanned_pages >> order) + 1;
 		uint32_t pfn;
 
-		pfnlist_for_each(pfn, &zone->free_area[order].free_list, pages) {
-			if (!page_is_buddy(&pages[pfn], order) ||
-			    __atomic_load_n(&pages[pfn].refcount, __ATOMIC_RELAXED)) {
+		/* Bounded: a list that loops back on itself would otherwise never end. */
+		for (pfn = list->first; pfn != PFN_NIL && n < most; pfn = pages[pfn].next) {
+			if (!DEBUG_CHECK(0, log,
+					 pfn < zone->zone_start_pfn + zone->spanned_pages) ||
+			    !DEBUG_CHECK(0, log, free_block_ok(zone, &pages[pfn], pfn, order)) ||
+			    !DEBUG_CHECK(0, log, links_agree(list, pages, pfn))) {
 				log_err(log,
-					"zone %d/%d: pfn %u on order-%u list is not a free block",
+					"zone %d/%d: pfn %u on the order-%u free list is not a "
+					"free block of that order, or its links are broken",
 					zone->node, zone->zone_idx, pfn, order);
 				return -EIO;
 			}
 			n++;
 		}
-		if (n != zone->free_area[order].nr_free) {
-			log_err(log, "zone %d/%d: order %u lists %lu blocks, nr_free says %lu",
-				zone->node, zone->zone_idx, order, n,
+		if (!DEBUG_CHECK(0, log, pfn == PFN_NIL) ||
+		    !DEBUG_CHECK(0, log, n == zone->free_area[order].nr_free)) {
+			log_err(log, "zone %d/%d: order %u lists %lu%s blocks, nr_free says %lu",
+				zone->node, zone->zone_idx, order, n, pfn == PFN_NIL ? "" : "+",
 				zone->free_area[order].nr_free);
 			return -EIO;
 		}
 		free += (long)n << order;
 	}
-	if (free != zone_page_state(zone, NLRU_NR_FREE_PAGES)) {
+	if (!DEBUG_CHECK(0, log, free == zone_page_state(zone, NLRU_NR_FREE_PAGES))) {
 		log_err(log, "zone %d/%d: free lists hold %ld pages, NR_FREE_PAGES says %ld",
 			zone->node, zone->zone_idx, free,
 			zone_page_state(zone, NLRU_NR_FREE_PAGES));

@@ -23,7 +23,11 @@ void free_pcppages_bulk(struct zone *zone, int count, const uint32_t *pfns);
 /* Creation: hand every page of the zone to its free lists as the largest aligned blocks. */
 void zone_free_all(struct zone *zone);
 
-/* Debug: walk the free lists and check them against nr_free and NR_FREE_PAGES.  0 or -EIO. */
+/*
+ * Debug, zone locked: walk the free lists.  Every block is marked free with its order, unused,
+ * aligned inside the zone and linked both ways; each list holds nr_free blocks, all of them
+ * NR_FREE_PAGES pages.  A failure is a counted debug check (debug.h), logged.  0 or -EIO.
+ */
 int zone_check_free_lists(struct zone *zone, const struct nlru_log *log);
 
 #endif /* NODELRU_BUDDY_H */

@@ -121,6 +121,7 @@ static int node_init(struct nlru_engine *eng, int nid, uint64_t start_pfn)
 	memset(pgdat, 0, sizeof(*pgdat));
 	eng->node_data[nid] = pgdat;
 	pgdat->node_id = nid;
+	pgdat->log = &eng->log;
 	pgdat->node_start_pfn = start_pfn;
 	pgdat->node_present_pages = pages;
 	lruvec_init(&pgdat->lruvec, pgdat, NULL);

@@ -116,6 +116,7 @@ enum lruvec_flags {
 	LRUVEC_WRITEBACK, /* PGDAT_WRITEBACK / ZONE_WRITEBACK: the tail is under writeback */
 };
 
+struct nlru_log;
 struct pglist_data;
 struct zone;
 
@@ -239,6 +240,7 @@ struct pglist_data {
 	char *mem;          /* the node's page memory: node_present_pages * PAGE_SIZE bytes */
 	struct page *pages; /* the descriptors, one per page of mem */
 	bool mem_bound;     /* mem is bound to the real node of the same id */
+	const struct nlru_log *log;       /* the engine's: where debug checks of its lists report */
 	unsigned long totalreserve_pages; /* calculate_totalreserve_pages(), for dirty limits */
 
 	struct lruvec lruvec;                           /* node mode only: the node's LRU lists */

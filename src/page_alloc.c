@@ -498,7 +498,7 @@ void free_pages_trusted(struct nlru_engine *eng, struct page *page, unsigned int
 {
 	struct pglist_data *pgdat = page_pgdat(eng, page);
 
-	if (NLRU_DEBUG >= 1 && (page->private || page->mapping || page->index))
+	if (!CHECK_CHEAP(&eng->log, !page->private && !page->mapping && !page->index))
 		log_err(&eng->log, "page %u of node %d freed with owner fields set (%llu, %u, %u)",
 			page_to_pfn(pgdat, page), pgdat->node_id, (unsigned long long)page->private,
 			page->mapping, page->index);
