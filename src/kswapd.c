@@ -1,7 +1,7 @@
 /*
  * kswapd.c - per-node background reclaim: the thread and its wait queue, and the Linux 4.8
  * policy (mm/vmscan.c kswapd, balance_pgdat, kswapd_try_to_sleep, wakeup_kswapd).  The 4.7
- * policy of zone mode is in kswapd_zone.c and shares the thread and the wait queue.
+ * policy of zone mode is in kswapd_47.c and shares the thread and the wait queue.
  *
  * Each node has a thread bound to the node's CPUs, with PF_MEMALLOC | PF_KSWAPD set.  It
  * sleeps on its wait queue (a mutex and condition variable) until the allocator finds every

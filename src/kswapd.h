@@ -1,6 +1,6 @@
 /*
  * kswapd: one background reclaim thread per node.  kswapd.c holds the thread, its wait queue
- * and the Linux 4.8 (node mode) policy; kswapd_zone.c the Linux 4.7 (zone mode) policy.
+ * and the Linux 4.8 (node mode) policy; kswapd_47.c the Linux 4.7 (zone mode) policy.
  * Each mode's policy is reached through struct reclaim_mode.
  */
 #ifndef NODELRU_KSWAPD_H
@@ -34,24 +34,24 @@ bool zone_balanced(struct zone *zone, int order, int classzone_idx);
 /* balance_pgdat() (4.8): one kswapd balance pass; returns the order it finished at. */
 int balance_pgdat(struct nlru_engine *eng, struct pglist_data *pgdat, int order, int classzone_idx);
 
-/* Linux 4.7 (kswapd_zone.c). */
-void wake_all_kswapds_zone(struct nlru_engine *eng, unsigned int order, struct zoneref *preferred,
-			   int high_zoneidx);
-void kswapd_loop_zone(struct nlru_engine *eng, struct pglist_data *pgdat);
-void kswapd_run_once_zone(struct nlru_engine *eng, struct pglist_data *pgdat);
+/* Linux 4.7 (kswapd_47.c). */
+void wake_all_kswapds_47(struct nlru_engine *eng, unsigned int order, struct zoneref *preferred,
+			 int high_zoneidx);
+void kswapd_loop_47(struct nlru_engine *eng, struct pglist_data *pgdat);
+void kswapd_run_once_47(struct nlru_engine *eng, struct pglist_data *pgdat);
 /* 4.7 wakeup_kswapd(): per zone, judged by that zone's own high watermark. */
-void wakeup_kswapd_zone(struct nlru_engine *eng, struct zone *zone, unsigned int order,
-			int classzone_idx);
+void wakeup_kswapd_47(struct nlru_engine *eng, struct zone *zone, unsigned int order,
+		      int classzone_idx);
 /* 4.7 balance_pgdat(): returns end_zone, the highest zone it found unbalanced. */
-int balance_pgdat_zone(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
-		       int classzone_idx);
+int balance_pgdat_47(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
+		     int classzone_idx);
 /* 4.7 pgdat_balanced(): order 0: every zone up to @classzone_idx balanced. */
-bool pgdat_balanced_zone(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
-			 int classzone_idx);
+bool pgdat_balanced_47(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
+		       int classzone_idx);
 
 /* The pending request's reset value: 0 in node mode, the highest zone in zone mode. */
 int kswapd_classzone_reset_node(const struct pglist_data *pgdat);
-int kswapd_classzone_reset_zone(const struct pglist_data *pgdat);
+int kswapd_classzone_reset_47(const struct pglist_data *pgdat);
 
 /* Shared by both policies: kswapd's scan_control, the wait queue, request merging. */
 struct scan_control kswapd_scan_control(int order);

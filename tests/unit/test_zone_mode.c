@@ -320,15 +320,15 @@ Test(zone_mode, kswapd_wakeup_is_per_zone)
 			cr_assert_eq(nlru_free_pages(eng, held[n], 3), 0);
 	}
 	ks->waiting = true; /* pretend the thread sleeps */
-	wakeup_kswapd_zone(eng, zone_of(eng, ZONE_DMA32), 0, ZONE_NORMAL);
+	wakeup_kswapd_47(eng, zone_of(eng, ZONE_DMA32), 0, ZONE_NORMAL);
 	cr_expect_not(ks->woken, "DMA32 is balanced: no wakeup");
-	wakeup_kswapd_zone(eng, normal, 0, ZONE_NORMAL);
+	wakeup_kswapd_47(eng, normal, 0, ZONE_NORMAL);
 	cr_expect(ks->woken, "Normal alone is enough in 4.7");
 	cr_expect_eq(atomic_load(&ks->classzone_idx), ZONE_NORMAL, "order 0: classzone untouched");
-	wakeup_kswapd_zone(eng, normal, 2, ZONE_DMA32);
+	wakeup_kswapd_47(eng, normal, 2, ZONE_DMA32);
 	cr_expect_eq(atomic_load(&ks->order), 2);
 	cr_expect_eq(atomic_load(&ks->classzone_idx), ZONE_DMA32, "a larger order lowers it");
-	wakeup_kswapd_zone(eng, normal, 1, ZONE_NORMAL);
+	wakeup_kswapd_47(eng, normal, 1, ZONE_NORMAL);
 	cr_expect_eq(atomic_load(&ks->classzone_idx), ZONE_DMA32, "a smaller order does not");
 	ks->waiting = false;
 	while (n--)

@@ -1,5 +1,5 @@
 /*
- * kswapd_zone.c - kswapd's Linux 4.7 policy, for zone mode (mm/vmscan.c of 4.7: wakeup_kswapd,
+ * kswapd_47.c - kswapd's Linux 4.7 policy, for zone mode (mm/vmscan.c of 4.7: wakeup_kswapd,
  * kswapd, kswapd_try_to_sleep, prepare_kswapd_sleep, pgdat_balanced, balance_pgdat,
  * kswapd_shrink_zone).  The thread and its wait queue are kswapd.c's.
  *
@@ -22,8 +22,8 @@
 #define KSWAPD_ZONE_BALANCE_GAP_RATIO 100
 
 /* zone_balanced() (4.7): above high + @balance_gap at @order, the classzone's reserve applied. */
-static bool zone_balanced_gap(struct zone *zone, int order, unsigned long balance_gap,
-			      int classzone_idx)
+static bool zone_balanced_47(struct zone *zone, int order, unsigned long balance_gap,
+			     int classzone_idx)
 {
 	return zone_watermark_ok(zone, (unsigned int)order, high_wmark_pages(zone) + balance_gap,
 				 classzone_idx, 0);
@@ -36,8 +36,8 @@ static void clear_lruvec_flags(struct lruvec *lruvec, unsigned long bits)
 
 #define CONGESTED_AND_DIRTY ((1ul << LRUVEC_CONGESTED) | (1ul << LRUVEC_DIRTY))
 
-void wakeup_kswapd_zone(struct nlru_engine *eng, struct zone *zone, unsigned int order,
-			int classzone_idx)
+void wakeup_kswapd_47(struct nlru_engine *eng, struct zone *zone, unsigned int order,
+		      int classzone_idx)
 {
 	struct kswapd_state *ks = &zone->zone_pgdat->kswapd;
 	int cur = atomic_load(&ks->order);
@@ -51,24 +51,24 @@ void wakeup_kswapd_zone(struct nlru_engine *eng, struct zone *zone, unsigned int
 			break;
 		}
 	}
-	if (!kswapd_sleeping(ks) || zone_balanced_gap(zone, (int)order, 0, 0))
+	if (!kswapd_sleeping(ks) || zone_balanced_47(zone, (int)order, 0, 0))
 		return;
 	kswapd_wake(eng, ks);
 }
 
 /* wake_all_kswapds() (4.7): every zone of the zonelist, the preferred zone as classzone. */
-void wake_all_kswapds_zone(struct nlru_engine *eng, unsigned int order, struct zoneref *z,
-			   int high_zoneidx)
+void wake_all_kswapds_47(struct nlru_engine *eng, unsigned int order, struct zoneref *z,
+			 int high_zoneidx)
 {
 	int classzone_idx = z->zone_idx;
 	struct zone *zone;
 
 	for_next_zone_zonelist(zone, z, high_zoneidx)
-		wakeup_kswapd_zone(eng, zone, order, classzone_idx);
+		wakeup_kswapd_47(eng, zone, order, classzone_idx);
 }
 
-bool pgdat_balanced_zone(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
-			 int classzone_idx)
+bool pgdat_balanced_47(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
+		       int classzone_idx)
 {
 	unsigned long managed = 0, balanced = 0;
 
@@ -83,7 +83,7 @@ bool pgdat_balanced_zone(struct nlru_engine *eng, struct pglist_data *pgdat, int
 			balanced += zone->managed_pages;
 			continue;
 		}
-		if (zone_balanced_gap(zone, order, 0, zid))
+		if (zone_balanced_47(zone, order, 0, zid))
 			balanced += zone->managed_pages;
 		else if (!order)
 			return false;
@@ -104,11 +104,11 @@ static bool kswapd_shrink_zone(struct nlru_engine *eng, struct zone *zone, int c
 		    DIV_ROUND_UP(zone->managed_pages, KSWAPD_ZONE_BALANCE_GAP_RATIO));
 
 	sc->nr_to_reclaim = MAX(SWAP_CLUSTER_MAX, high_wmark_pages(zone));
-	if (zone_balanced_gap(zone, sc->order, balance_gap, classzone_idx))
+	if (zone_balanced_47(zone, sc->order, balance_gap, classzone_idx))
 		return true;
 	shrink_zone(eng, zone, sc, zone->zone_idx == classzone_idx);
 	clear_lruvec_flags(&zone->zm->lruvec, 1ul << LRUVEC_WRITEBACK);
-	if (zone_reclaimable(eng, zone) && zone_balanced_gap(zone, sc->order, 0, classzone_idx))
+	if (zone_reclaimable(eng, zone) && zone_balanced_47(zone, sc->order, 0, classzone_idx))
 		clear_lruvec_flags(&zone->zm->lruvec, CONGESTED_AND_DIRTY);
 	return sc->nr_scanned >= sc->nr_to_reclaim;
 }
@@ -125,15 +125,15 @@ static int find_end_zone(struct nlru_engine *eng, struct pglist_data *pgdat,
 		if (sc->priority != DEF_PRIORITY && !zone_reclaimable(eng, zone))
 			continue;
 		age_active_anon(eng, &zone->zm->lruvec, sc);
-		if (!zone_balanced_gap(zone, sc->order, 0, 0))
+		if (!zone_balanced_47(zone, sc->order, 0, 0))
 			return zid;
 		clear_lruvec_flags(&zone->zm->lruvec, CONGESTED_AND_DIRTY);
 	}
 	return -1;
 }
 
-int balance_pgdat_zone(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
-		       int classzone_idx)
+int balance_pgdat_47(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
+		     int classzone_idx)
 {
 	int end_zone = 0;
 	/* 4.7 has no reclaim_idx: zone lists hold nothing to skip. */
@@ -165,7 +165,7 @@ int balance_pgdat_zone(struct nlru_engine *eng, struct pglist_data *pgdat, int o
 			break;
 		if (raise_priority || !sc.nr_reclaimed)
 			sc.priority--;
-	} while (sc.priority >= 1 && !pgdat_balanced_zone(eng, pgdat, order, classzone_idx));
+	} while (sc.priority >= 1 && !pgdat_balanced_47(eng, pgdat, order, classzone_idx));
 	return end_zone;
 }
 
@@ -173,18 +173,18 @@ int balance_pgdat_zone(struct nlru_engine *eng, struct pglist_data *pgdat, int o
  * prepare_kswapd_sleep() (4.7): pgdat_balanced() for the classzone the last pass ended at
  * (never after an early wakeup, which kswapd_nap_then_sleep() checks).
  */
-static bool prepare_kswapd_sleep_zone(struct nlru_engine *eng, struct pglist_data *pgdat,
-				      const struct kswapd_sleep_check *check)
+static bool prepare_kswapd_sleep_47(struct nlru_engine *eng, struct pglist_data *pgdat,
+				    const struct kswapd_sleep_check *check)
 {
-	return pgdat_balanced_zone(eng, pgdat, check->order, check->classzone_idx);
+	return pgdat_balanced_47(eng, pgdat, check->order, check->classzone_idx);
 }
 
 /* kswapd_try_to_sleep() (4.7): as 4.8's, without merging a request that came in early. */
-static void kswapd_try_to_sleep_zone(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
-				     int balanced_classzone_idx)
+static void kswapd_try_to_sleep_47(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
+				   int balanced_classzone_idx)
 {
 	const struct kswapd_sleep_check check = {
-		.balanced = prepare_kswapd_sleep_zone,
+		.balanced = prepare_kswapd_sleep_47,
 		.order = order,
 		.classzone_idx = balanced_classzone_idx,
 	};
@@ -192,7 +192,7 @@ static void kswapd_try_to_sleep_zone(struct nlru_engine *eng, struct pglist_data
 	kswapd_nap_then_sleep(eng, pgdat, &check);
 }
 
-int kswapd_classzone_reset_zone(const struct pglist_data *pgdat)
+int kswapd_classzone_reset_47(const struct pglist_data *pgdat)
 {
 	return pgdat->nr_zones - 1;
 }
@@ -202,11 +202,11 @@ static void take_request(struct pglist_data *pgdat, int *order, int *classzone_i
 {
 	*order = atomic_exchange(&pgdat->kswapd.order, 0);
 	*classzone_idx =
-		atomic_exchange(&pgdat->kswapd.classzone_idx, kswapd_classzone_reset_zone(pgdat));
+		atomic_exchange(&pgdat->kswapd.classzone_idx, kswapd_classzone_reset_47(pgdat));
 }
 
 /* kswapd() (4.7): a stricter request that came in while balancing is served without sleeping. */
-void kswapd_loop_zone(struct nlru_engine *eng, struct pglist_data *pgdat)
+void kswapd_loop_47(struct nlru_engine *eng, struct pglist_data *pgdat)
 {
 	struct kswapd_state *ks = &pgdat->kswapd;
 	int order = 0, classzone_idx = pgdat->nr_zones - 1;
@@ -220,19 +220,19 @@ void kswapd_loop_zone(struct nlru_engine *eng, struct pglist_data *pgdat)
 			order = new_order;
 			classzone_idx = new_classzone_idx;
 		} else {
-			kswapd_try_to_sleep_zone(eng, pgdat, order, balanced_classzone_idx);
+			kswapd_try_to_sleep_47(eng, pgdat, order, balanced_classzone_idx);
 			take_request(pgdat, &order, &classzone_idx);
 		}
 		if (atomic_load(&ks->stop))
 			break;
-		balanced_classzone_idx = balance_pgdat_zone(eng, pgdat, order, classzone_idx);
+		balanced_classzone_idx = balance_pgdat_47(eng, pgdat, order, classzone_idx);
 	}
 }
 
-void kswapd_run_once_zone(struct nlru_engine *eng, struct pglist_data *pgdat)
+void kswapd_run_once_47(struct nlru_engine *eng, struct pglist_data *pgdat)
 {
 	int order, classzone_idx;
 
 	take_request(pgdat, &order, &classzone_idx);
-	balance_pgdat_zone(eng, pgdat, order, classzone_idx);
+	balance_pgdat_47(eng, pgdat, order, classzone_idx);
 }
