@@ -55,7 +55,7 @@ void atomic_min(_Atomic int *v, int x)
 		;
 }
 
-bool zone_balanced(struct zone *zone, int order, int classzone_idx)
+bool zone_balanced_48(struct zone *zone, int order, int classzone_idx)
 {
 	/* Exact counters: zone_watermark_ok_safe() is zone_watermark_ok(). */
 	if (!zone_watermark_ok(zone, (unsigned int)order, high_wmark_pages(zone), classzone_idx, 0))
@@ -72,14 +72,14 @@ static bool pgdat_any_zone_balanced(struct pglist_data *pgdat, int order, int cl
 	for (int zid = classzone_idx; zid >= 0; zid--) {
 		struct zone *zone = &pgdat->node_zones[zid];
 
-		if (managed_zone(zone) && zone_balanced(zone, order, classzone_idx))
+		if (managed_zone(zone) && zone_balanced_48(zone, order, classzone_idx))
 			return true;
 	}
 	return false;
 }
 
-void wakeup_kswapd(struct nlru_engine *eng, struct zone *zone, unsigned int order,
-		   int classzone_idx)
+void wakeup_kswapd_48(struct nlru_engine *eng, struct zone *zone, unsigned int order,
+		      int classzone_idx)
 {
 	struct pglist_data *pgdat = zone->zone_pgdat;
 	struct kswapd_state *ks = &pgdat->kswapd;
@@ -112,8 +112,8 @@ void kswapd_wake(struct nlru_engine *eng, struct kswapd_state *ks)
 }
 
 /* wake_all_kswapds() (4.8): once per node of the zonelist, with the gfp zone as classzone. */
-void wake_all_kswapds_node(struct nlru_engine *eng, unsigned int order, struct zoneref *z,
-			   int high_zoneidx)
+void wake_all_kswapds_48(struct nlru_engine *eng, unsigned int order, struct zoneref *z,
+			 int high_zoneidx)
 {
 	struct pglist_data *last_pgdat = NULL;
 	struct zone *zone;
@@ -121,7 +121,7 @@ void wake_all_kswapds_node(struct nlru_engine *eng, unsigned int order, struct z
 	for_next_zone_zonelist(zone, z, high_zoneidx) {
 		if (zone->zone_pgdat == last_pgdat)
 			continue;
-		wakeup_kswapd(eng, zone, order, high_zoneidx);
+		wakeup_kswapd_48(eng, zone, order, high_zoneidx);
 		last_pgdat = zone->zone_pgdat;
 	}
 }
@@ -158,7 +158,8 @@ struct scan_control kswapd_scan_control(int order)
 	};
 }
 
-int balance_pgdat(struct nlru_engine *eng, struct pglist_data *pgdat, int order, int classzone_idx)
+int balance_pgdat_48(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
+		     int classzone_idx)
 {
 	struct scan_control sc = kswapd_scan_control(order);
 
@@ -184,12 +185,12 @@ int balance_pgdat(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
 }
 
 /* prepare_kswapd_sleep(): every eligible zone balanced (stricter than balance_pgdat's exit). */
-static bool prepare_kswapd_sleep(struct pglist_data *pgdat, int order, int classzone_idx)
+static bool prepare_kswapd_sleep_48(struct pglist_data *pgdat, int order, int classzone_idx)
 {
 	for (int zid = 0; zid <= classzone_idx; zid++) {
 		struct zone *zone = &pgdat->node_zones[zid];
 
-		if (managed_zone(zone) && !zone_balanced(zone, order, classzone_idx))
+		if (managed_zone(zone) && !zone_balanced_48(zone, order, classzone_idx))
 			return false;
 	}
 	return true;
@@ -270,7 +271,7 @@ static bool prepare_kswapd_sleep_check(struct nlru_engine *eng, struct pglist_da
 				       const struct kswapd_sleep_check *check)
 {
 	(void)eng;
-	return prepare_kswapd_sleep(pgdat, check->order, check->classzone_idx);
+	return prepare_kswapd_sleep_48(pgdat, check->order, check->classzone_idx);
 }
 
 /* Woken early: merge what we were doing into the new request (4.8 only). */
@@ -295,7 +296,7 @@ static void kswapd_try_to_sleep(struct nlru_engine *eng, struct pglist_data *pgd
 }
 
 /* kswapd() (4.8): sleep, balance for the merged request, sleep at the order it ended at. */
-void kswapd_loop_node(struct nlru_engine *eng, struct pglist_data *pgdat)
+void kswapd_loop_48(struct nlru_engine *eng, struct pglist_data *pgdat)
 {
 	struct kswapd_state *ks = &pgdat->kswapd;
 	int alloc_order = 0, reclaim_order = 0, classzone_idx = 0;
@@ -306,7 +307,7 @@ void kswapd_loop_node(struct nlru_engine *eng, struct pglist_data *pgdat)
 		classzone_idx = atomic_exchange(&ks->classzone_idx, 0);
 		if (atomic_load(&ks->stop))
 			break;
-		reclaim_order = balance_pgdat(eng, pgdat, alloc_order, classzone_idx);
+		reclaim_order = balance_pgdat_48(eng, pgdat, alloc_order, classzone_idx);
 		/* Fell back to order 0: check sleep at that order for the same zones. */
 		if (reclaim_order < alloc_order)
 			continue;
@@ -316,7 +317,7 @@ void kswapd_loop_node(struct nlru_engine *eng, struct pglist_data *pgdat)
 	}
 }
 
-void kswapd_run_once_node(struct nlru_engine *eng, struct pglist_data *pgdat)
+void kswapd_run_once_48(struct nlru_engine *eng, struct pglist_data *pgdat)
 {
 	int order = atomic_exchange(&pgdat->kswapd.order, 0);
 	int classzone_idx = atomic_exchange(&pgdat->kswapd.classzone_idx, 0);
@@ -324,10 +325,10 @@ void kswapd_run_once_node(struct nlru_engine *eng, struct pglist_data *pgdat)
 	/* With no request pending, balance for the node's highest zone. */
 	if (!order && !classzone_idx)
 		classzone_idx = pgdat->nr_zones - 1;
-	balance_pgdat(eng, pgdat, order, classzone_idx);
+	balance_pgdat_48(eng, pgdat, order, classzone_idx);
 }
 
-int kswapd_classzone_reset_node(const struct pglist_data *pgdat)
+int kswapd_classzone_reset_48(const struct pglist_data *pgdat)
 {
 	(void)pgdat;
 	return 0;

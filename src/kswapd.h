@@ -12,27 +12,28 @@
 #include "vmscan.h"
 
 /* Linux 4.8: wake_all_kswapds(), kswapd(), and the pieces tests drive directly. */
-void wake_all_kswapds_node(struct nlru_engine *eng, unsigned int order, struct zoneref *preferred,
-			   int high_zoneidx);
-void kswapd_loop_node(struct nlru_engine *eng, struct pglist_data *pgdat);
-void kswapd_run_once_node(struct nlru_engine *eng, struct pglist_data *pgdat);
+void wake_all_kswapds_48(struct nlru_engine *eng, unsigned int order, struct zoneref *preferred,
+			 int high_zoneidx);
+void kswapd_loop_48(struct nlru_engine *eng, struct pglist_data *pgdat);
+void kswapd_run_once_48(struct nlru_engine *eng, struct pglist_data *pgdat);
 
 /*
  * wakeup_kswapd() (4.8): ask @zone's node to reclaim for an allocation of @order that may use
  * zones up to @classzone_idx.  Merges the request; wakes the thread only if it sleeps and no
  * eligible zone is balanced.  Never sleeps.
  */
-void wakeup_kswapd(struct nlru_engine *eng, struct zone *zone, unsigned int order,
-		   int classzone_idx);
+void wakeup_kswapd_48(struct nlru_engine *eng, struct zone *zone, unsigned int order,
+		      int classzone_idx);
 
 /*
  * zone_balanced() (4.8): above the high watermark plus the classzone's reserve, at @order.
  * A balanced zone clears its node's congested and dirty flags, as in 4.8.
  */
-bool zone_balanced(struct zone *zone, int order, int classzone_idx);
+bool zone_balanced_48(struct zone *zone, int order, int classzone_idx);
 
 /* balance_pgdat() (4.8): one kswapd balance pass; returns the order it finished at. */
-int balance_pgdat(struct nlru_engine *eng, struct pglist_data *pgdat, int order, int classzone_idx);
+int balance_pgdat_48(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
+		     int classzone_idx);
 
 /* Linux 4.7 (kswapd_47.c). */
 void wake_all_kswapds_47(struct nlru_engine *eng, unsigned int order, struct zoneref *preferred,
@@ -50,7 +51,7 @@ bool pgdat_balanced_47(struct nlru_engine *eng, struct pglist_data *pgdat, int o
 		       int classzone_idx);
 
 /* The pending request's reset value: 0 in node mode, the highest zone in zone mode. */
-int kswapd_classzone_reset_node(const struct pglist_data *pgdat);
+int kswapd_classzone_reset_48(const struct pglist_data *pgdat);
 int kswapd_classzone_reset_47(const struct pglist_data *pgdat);
 
 /* Shared by both policies: kswapd's scan_control, the wait queue, request merging. */

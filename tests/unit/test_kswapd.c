@@ -65,13 +65,13 @@ Test(kswapd, woken_only_when_no_eligible_zone_is_balanced)
 	/* Normal below high, DMA32 still balanced: no wakeup for a Normal-classzone request. */
 	drain_zone_to(eng, ZONE_NORMAL, (long)high_wmark_pages(zone_of(eng, ZONE_NORMAL)) - 1,
 		      &normal);
-	cr_assert(zone_balanced(zone_of(eng, ZONE_DMA32), 0, ZONE_NORMAL));
-	wakeup_kswapd(eng, zone_of(eng, ZONE_NORMAL), 0, ZONE_NORMAL);
+	cr_assert(zone_balanced_48(zone_of(eng, ZONE_DMA32), 0, ZONE_NORMAL));
+	wakeup_kswapd_48(eng, zone_of(eng, ZONE_NORMAL), 0, ZONE_NORMAL);
 	cr_expect_not(ks->woken, "DMA32 is balanced: 4.8 leaves kswapd asleep");
 	/* Now DMA32 too. */
 	drain_zone_to(eng, ZONE_DMA32, (long)high_wmark_pages(zone_of(eng, ZONE_DMA32)) - 1,
 		      &dma32);
-	wakeup_kswapd(eng, zone_of(eng, ZONE_NORMAL), 0, ZONE_NORMAL);
+	wakeup_kswapd_48(eng, zone_of(eng, ZONE_NORMAL), 0, ZONE_NORMAL);
 	cr_expect(ks->woken, "no eligible zone balanced: kswapd is woken");
 	cr_expect_eq(atomic_load(&ks->classzone_idx), ZONE_NORMAL);
 	cr_expect_eq(vmstat_value(eng, "nlru_kswapd_wakeup"), 1);
@@ -89,8 +89,8 @@ Test(kswapd, balance_stops_when_any_eligible_zone_is_balanced)
 
 	drain_zone_to(eng, ZONE_NORMAL, (long)low_wmark_pages(zone_of(eng, ZONE_NORMAL)) - 1,
 		      &normal);
-	cr_assert(zone_balanced(zone_of(eng, ZONE_DMA32), 0, ZONE_NORMAL));
-	cr_assert_not(zone_balanced(zone_of(eng, ZONE_NORMAL), 0, ZONE_NORMAL));
+	cr_assert(zone_balanced_48(zone_of(eng, ZONE_DMA32), 0, ZONE_NORMAL));
+	cr_assert_not(zone_balanced_48(zone_of(eng, ZONE_NORMAL), 0, ZONE_NORMAL));
 	cr_assert_eq(nlru_kswapd_run(eng, 0), 0);
 	cr_expect_eq(vmstat_value(eng, "pageoutrun"), 1);
 	cr_expect_eq(vmstat_value(eng, "pgscan_kswapd"), 0, "nothing scanned: DMA32 is balanced");
@@ -119,8 +119,8 @@ Test(kswapd, run_once_reclaims_to_the_high_watermark)
 	cr_expect_eq(vmstat_value(eng, "pageoutrun"), 1);
 	cr_expect_gt(vmstat_value(eng, "pgscan_kswapd"), 0);
 	cr_expect_gt(vmstat_value(eng, "pgsteal_kswapd"), 0);
-	cr_expect(zone_balanced(zone_of(eng, ZONE_NORMAL), 0, ZONE_NORMAL) ||
-			  zone_balanced(zone_of(eng, ZONE_DMA32), 0, ZONE_NORMAL),
+	cr_expect(zone_balanced_48(zone_of(eng, ZONE_NORMAL), 0, ZONE_NORMAL) ||
+			  zone_balanced_48(zone_of(eng, ZONE_DMA32), 0, ZONE_NORMAL),
 		  "a zone is balanced after the pass");
 	cr_expect_eq(nlru_kswapd_run(eng, 1), -EINVAL);
 	check_lru_invariants(eng, true);
@@ -205,7 +205,7 @@ Test(kswapd, woken_during_the_nap_counts_low_wmark_hit_quickly)
 	drain_zone_to(eng, ZONE_NORMAL, (long)low_wmark_pages(zone_of(eng, ZONE_NORMAL)) - 1,
 		      &normal);
 	drain_zone_to(eng, ZONE_DMA32, (long)low_wmark_pages(zone_of(eng, ZONE_DMA32)) - 1, &dma32);
-	wakeup_kswapd(eng, zone_of(eng, ZONE_NORMAL), 0, ZONE_NORMAL);
+	wakeup_kswapd_48(eng, zone_of(eng, ZONE_NORMAL), 0, ZONE_NORMAL);
 	while (vmstat_value(eng, "pageoutrun") == 0)
 		sched_yield();
 	cr_expect_eq(vmstat_value(eng, "kswapd_low_wmark_hit_quickly"), 1);

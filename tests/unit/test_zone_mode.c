@@ -280,7 +280,7 @@ Test(zone_mode, kswapd_stops_at_any_balanced_zone_only_in_node_mode)
 				cr_assert_eq(nlru_region_discard(r, i), 0);
 		}
 		nlru_drain_pages(eng);
-		cr_assert(zone_balanced(dma32, 0, ZONE_NORMAL), "DMA32 balanced");
+		cr_assert(zone_balanced_48(dma32, 0, ZONE_NORMAL), "DMA32 balanced");
 		cr_assert_not(
 			zone_watermark_ok(normal, 0, high_wmark_pages(normal), ZONE_NORMAL, 0),
 			"Normal not balanced");
