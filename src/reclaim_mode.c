@@ -9,7 +9,7 @@
 
 const struct reclaim_mode reclaim_mode_node = {
 	.fair_zone_policy = false,
-	.shrink_zones = shrink_zones_node,
+	.shrink_zones = shrink_zones_48,
 	.wake_all_kswapds = wake_all_kswapds_48,
 	.kswapd_loop = kswapd_loop_48,
 	.kswapd_run_once = kswapd_run_once_48,
@@ -21,7 +21,7 @@ const struct reclaim_mode reclaim_mode_node = {
 
 const struct reclaim_mode reclaim_mode_zone = {
 	.fair_zone_policy = true,
-	.shrink_zones = shrink_zones_zone,
+	.shrink_zones = shrink_zones_47,
 	.wake_all_kswapds = wake_all_kswapds_47,
 	.kswapd_loop = kswapd_loop_47,
 	.kswapd_run_once = kswapd_run_once_47,

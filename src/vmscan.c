@@ -6,7 +6,7 @@
  *
  * Both modes share all of it: reclaim works on an lruvec, which is a node's in node mode
  * (4.8 shrink_node) and a zone's in zone mode (4.7 shrink_zone).  What differs is which
- * lruvecs direct reclaim visits (shrink_zones_node / shrink_zones_zone below) and the few
+ * lruvecs direct reclaim visits (shrink_zones_48 / shrink_zones_47 below) and the few
  * 4.8 rules that only make sense for a node lruvec holding several zones' pages (eligibility
  * in inactive_list_is_low and inactive_reclaimable_pages); each is marked where it is.
  *
@@ -751,7 +751,7 @@ void age_active_anon(struct nlru_engine *eng, struct lruvec *lruvec, struct scan
 }
 
 /* shrink_zones(), 4.8: each node of the zonelist once per priority, eligible zones only. */
-void shrink_zones_node(struct nlru_engine *eng, struct zonelist *zonelist, struct scan_control *sc)
+void shrink_zones_48(struct nlru_engine *eng, struct zonelist *zonelist, struct scan_control *sc)
 {
 	struct zoneref *z = zonelist->_zonerefs;
 	struct pglist_data *last_pgdat = NULL;
@@ -774,7 +774,7 @@ void shrink_zones_node(struct nlru_engine *eng, struct zonelist *zonelist, struc
  * priority.  The shrinkers run with the node's classzone only: the request's highest zone,
  * or the highest populated one below it on that node.
  */
-void shrink_zones_zone(struct nlru_engine *eng, struct zonelist *zonelist, struct scan_control *sc)
+void shrink_zones_47(struct nlru_engine *eng, struct zonelist *zonelist, struct scan_control *sc)
 {
 	struct zoneref *z = zonelist->_zonerefs;
 	struct zone *zone;

@@ -50,8 +50,8 @@ bool shrink_zone(struct nlru_engine *eng, struct zone *zone, struct scan_control
 		 bool is_classzone);
 
 /* Direct reclaim's walk of the zonelist, one per mode (struct reclaim_mode). */
-void shrink_zones_node(struct nlru_engine *eng, struct zonelist *zonelist, struct scan_control *sc);
-void shrink_zones_zone(struct nlru_engine *eng, struct zonelist *zonelist, struct scan_control *sc);
+void shrink_zones_48(struct nlru_engine *eng, struct zonelist *zonelist, struct scan_control *sc);
+void shrink_zones_47(struct nlru_engine *eng, struct zonelist *zonelist, struct scan_control *sc);
 
 /* age_active_anon(): keep the inactive anon list from running empty (kswapd). */
 void age_active_anon(struct nlru_engine *eng, struct lruvec *lruvec, struct scan_control *sc);
