@@ -7,7 +7,7 @@
 #include "vmscan.h"
 #include "vmstat_dump.h"
 
-const struct reclaim_mode reclaim_mode_node = {
+const struct reclaim_mode reclaim_mode_48 = {
 	.fair_zone_policy = false,
 	.shrink_zones = shrink_zones_48,
 	.wake_all_kswapds = wake_all_kswapds_48,
@@ -19,7 +19,7 @@ const struct reclaim_mode reclaim_mode_node = {
 	.dump_zoneinfo = dump_zoneinfo_48,
 };
 
-const struct reclaim_mode reclaim_mode_zone = {
+const struct reclaim_mode reclaim_mode_47 = {
 	.fair_zone_policy = true,
 	.shrink_zones = shrink_zones_47,
 	.wake_all_kswapds = wake_all_kswapds_47,

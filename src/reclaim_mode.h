@@ -48,12 +48,12 @@ struct reclaim_mode {
 	void (*dump_zoneinfo)(struct nlru_engine *eng, FILE *out);
 };
 
-extern const struct reclaim_mode reclaim_mode_node; /* Linux 4.8 */
-extern const struct reclaim_mode reclaim_mode_zone; /* Linux 4.7 */
+extern const struct reclaim_mode reclaim_mode_48; /* Linux 4.8 */
+extern const struct reclaim_mode reclaim_mode_47; /* Linux 4.7 */
 
 static inline const struct reclaim_mode *reclaim_mode_of(enum nlru_mode mode)
 {
-	return mode == NLRU_MODE_ZONE ? &reclaim_mode_zone : &reclaim_mode_node;
+	return mode == NLRU_MODE_ZONE ? &reclaim_mode_47 : &reclaim_mode_48;
 }
 
 #endif /* NODELRU_RECLAIM_MODE_H */
