@@ -1,5 +1,6 @@
 /*
- * latency_log - the logging rule of mmtests' mmap-latency program (MMTESTS-SPEC.md §2.5): each
+ * latency_log - the logging rule of mmtests' mmap-latency program (the C source inside
+ * shellpacks/shellpack-bench-stutter; docs/benchmarks.md, "The mmtests method"): each
  * probe iteration's time minus the nominal 5 ms sleep, clamped at 0; samples of 5 ms or more
  * are printed alone as "1 <ns>", faster ones averaged in groups of up to 1000 as
  * "<count> <avg_ns>".  Two quirks are kept: a group cut short by a slow sample is printed with

@@ -1,6 +1,6 @@
 /*
- * mmstat - mmtests' summary statistics (bin/lib/VMR/Stat.pm, MMTESTS-SPEC.md §3.3-3.4) and the
- * multi-op summary rows of SummariseMultiops (§1.6): the figures, not their layout (that is
+ * mmstat - mmtests' summary statistics (calc_* of bin/lib/VMR/Stat.pm) and the multi-op
+ * summary rows of bin/lib/MMTests/SummariseMultiops.pm: the figures, not their layout (that is
  * mmtable.h).  Quantiles and BestN%Mean of latency samples live in tools/vmstat/stutter.h,
  * which computes them on grouped samples; this file holds what that one does not.
  *
@@ -38,7 +38,7 @@ void mm_multiops(const double *x, size_t n, int harmonic, double out[NR_MM_MULTI
 /*
  * The percentage of a comparison cell, positive meaning better than @base whatever the
  * direction.  mm_pdiff is for higher-is-better figures, mm_pndiff for lower-is-better ones;
- * both keep mmtests' special cases for zeroes (MMTESTS-SPEC.md §3.3).
+ * both keep mmtests' special cases for zeroes (pdiff and pndiff of bin/lib/VMR/Stat.pm).
  */
 double mm_pdiff(double value, double base);
 double mm_pndiff(double value, double base);

@@ -1,6 +1,6 @@
 /*
  * mmtable - the comparison table of mmtests' compare-kernels.sh (bin/lib/MMTests/Compare.pm
- * and PrintGeneric.pm, MMTESTS-SPEC.md §3.2): rows of (statistic, operation), one column per
+ * and PrintGeneric.pm of bin/lib/MMTests/): rows of (statistic, operation), one column per
  * "kernel", the first column the baseline, every cell "value (percentage)".  Also the same
  * figures as CSV and JSON for scripts.
  *

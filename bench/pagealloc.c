@@ -1,7 +1,8 @@
 /*
- * pagealloc - mmtests' page allocator microbenchmark (MMTESTS-SPEC.md §1) on the engine: zone
- * mode (Linux 4.7) against node mode (Linux 4.8) in one process, on engines configured alike,
- * with jemalloc (mallocx/dallocx) and mmap/munmap of the same sizes as reference columns.
+ * pagealloc - mmtests' page allocator microbenchmark (shellpacks/shellpack-bench-pagealloc,
+ * stap-scripts/pagealloc-micro.stp; docs/benchmarks.md, "The mmtests method") on the engine:
+ * zone mode (Linux 4.7) against node mode (Linux 4.8) in one process, on engines configured
+ * alike, with jemalloc (mallocx/dallocx) and mmap/munmap of the same sizes as reference columns.
  *
  * For each order and batch, each column runs the stap module's loop literally: OUTER times
  * INNER rounds of batch+1 timed allocations then batch+1 timed frees in the same (FIFO) order,

@@ -1,7 +1,8 @@
 /*
  * pagealloc_log - the log of the pagealloc benchmark, one line per outer iteration in the
- * stap module's format (MMTESTS-SPEC.md §1.3), and ExtractPagealloc's reading of it (§1.5):
- * the alloc-, free- and total-odr<order>-<batch> operations, with mmtests' warm-up drop.
+ * format of mmtests' stap-scripts/pagealloc-micro.stp, and the reading of it by
+ * bin/lib/MMTests/ExtractPagealloc.pm (extractReport): the alloc-, free- and
+ * total-odr<order>-<batch> operations, with mmtests' warm-up drop.
  */
 #ifndef NODELRU_BENCH_PAGEALLOC_LOG_H
 #define NODELRU_BENCH_PAGEALLOC_LOG_H

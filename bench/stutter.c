@@ -1,6 +1,7 @@
 /*
- * stutter - mmtests' stutter (MMTESTS-SPEC.md §2) on the engine, one reclaim mode after the
- * other in one process, on engines configured alike.  Per mode: the write-speed calibration
+ * stutter - mmtests' stutter (shellpacks/shellpack-bench-stutter; docs/benchmarks.md, "The
+ * mmtests method") on the engine, one reclaim mode after the other in one process, on engines
+ * configured alike.  Per mode: the write-speed calibration
  * through the engine's page cache; then, while the latency probe (stutter_probe.c) runs, five
  * times: an anonymous hog of three quarters of the engine touched page by page and held,
  * and a copy of a file twice the engine's size through the engine's page cache, synced.
@@ -277,7 +278,7 @@ static int emit_table(struct mm_table *t, const char *dir, const char *base, con
 	return r;
 }
 
-/* The main table: mmap latency in ms, rows of SummariseVariabletime (MMTESTS-SPEC.md §2.7). */
+/* The main table: mmap latency in ms, rows of mmtests' SummariseVariabletime.pm. */
 static int latency_table(struct stutter *st)
 {
 	const char *names[HARNESS_MAX_MODES];

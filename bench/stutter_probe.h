@@ -1,8 +1,8 @@
 /*
- * stutter_probe - the mmap-latency program of mmtests' stutter (MMTESTS-SPEC.md §2.5) on the
- * engine: a thread that every 5 ms creates an anonymous region, writes every page of it
- * through the engine (one first-touch fault per page), destroys it, and logs the iteration's
- * time minus the 5 ms sleep by latency_log's grouping rule.
+ * stutter_probe - the mmap-latency program of mmtests' stutter (its C source is inside
+ * shellpacks/shellpack-bench-stutter) on the engine: a thread that every 5 ms creates an anonymous
+ * region, writes every page of it through the engine (one first-touch fault per page), destroys it,
+ * and logs the iteration's time minus the 5 ms sleep by latency_log's grouping rule.
  */
 #ifndef NODELRU_BENCH_STUTTER_PROBE_H
 #define NODELRU_BENCH_STUTTER_PROBE_H

@@ -1,9 +1,9 @@
 /*
- * vmsummary - mmtests' vmstat summary (MMTESTS-SPEC.md §4) of one benchmark, one column per
- * reclaim mode, computed from the dumps the engine wrote before and after the benchmark, in
- * its own mode's layout (4.7 names in zone mode, 4.8 names in node mode).  The formulas are
- * nlru-vmstat's (tools/vmstat/compare.c), which sum every kernel's spelling of a counter, so
- * one formula serves both layouts exactly as mmtests' does.
+ * vmsummary - mmtests' vmstat summary (bin/lib/MMTests/MonitorMmtestsvmstat.pm) of one
+ * benchmark, one column per reclaim mode, computed from the dumps the engine wrote before and after
+ * the benchmark, in its own mode's layout (4.7 names in zone mode, 4.8 names in node mode).  The
+ * formulas are nlru-vmstat's (tools/vmstat/compare.c), which sum every kernel's spelling of a
+ * counter, so one formula serves both layouts exactly as mmtests' does.
  */
 #ifndef NODELRU_BENCH_VMSUMMARY_H
 #define NODELRU_BENCH_VMSUMMARY_H

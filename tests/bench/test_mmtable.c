@@ -1,6 +1,7 @@
 /*
- * mmtable: the comparison table against the layout examples of MMTESTS-SPEC.md §3.2, byte for
- * byte (data/layout-*.txt are those examples, copied verbatim), and its special cells.
+ * mmtable: the comparison table against excerpts of mmtests' tables, byte for byte
+ * (data/layout-*.txt: the layout bin/lib/MMTests/Compare.pm prints, with synthetic figures),
+ * and its special cells.
  *
  * The examples show excerpts of real tables: a "..." line stands for rows left out, and the
  * widths come from the whole table, so the tables built here hold the rows the excerpt hides

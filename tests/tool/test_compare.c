@@ -336,7 +336,7 @@ Test(compare, header_split_follows_mmtests)
 	compare_split_name("4.7.0-rc4", l1, l2, sizeof(l1));
 	cr_expect_str_eq(l1, "4.7.0-rc4");
 	cr_expect_str_eq(l2, "");
-	/* "-rc<digit>" only right at the first '-' (MMTESTS-SPEC.md §3.2; Compare.pm differs). */
+	/* "-rc<digit>" only right at the first '-' (Compare.pm looks further: vmstat-tool.md). */
 	compare_split_name("4.7.0-foo-rc1", l1, l2, sizeof(l1));
 	cr_expect_str_eq(l1, "4.7.0");
 	cr_expect_str_eq(l2, "foo-rc1");

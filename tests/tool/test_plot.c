@@ -17,7 +17,7 @@ static void expect_ms(const struct stutter_stats *st, int row, double want)
 
 /*
  * 1000 samples of 1, 2, ..., 1000 ms in a scrambled order, a fifth of them in the mmtests
- * "<count> <ns>" form.  Sorted, s[k] = k+1 ms and last = 999, so (MMTESTS-SPEC.md §2.7):
+ * "<count> <ns>" form.  Sorted, s[k] = k+1 ms and last = 999, so (SummariseVariabletime.pm):
  *   1st-qrtle s[int(249.75+0.5)=250] = 251     2nd s[500] = 501     3rd s[int(749.75)=749] = 750
  *   Max-90%   s[int(899.6)=899] = 900          Max-93% s[929] = 930  Max-95% s[949] = 950
  *   Max-99%   s[int(989.51)=989] = 990         Mean = 500.5

@@ -1,5 +1,6 @@
 /*
- * compare - rows, formulas and layout of mmtests' vmstat summary (MMTESTS-SPEC.md §4).
+ * compare - rows, formulas and layout of mmtests' vmstat summary
+ * (bin/lib/MMTests/MonitorMmtestsvmstat.pm; docs/benchmarks.md, "The mmtests method").
  *
  * Every row is a small expression over "quantities", each the change of a sum of kernel
  * counters between BEFORE and AFTER.  Summing every spelling (map.c) is what lets a 4.7 dump
@@ -45,7 +46,7 @@ static const char *const *const q_plain[NR_Q] = {
 	[Q_ALLOC_DMA32] = KEYS_("pgalloc_dma32"),
 	[Q_ALLOC_NORMAL] = KEYS_("pgalloc_normal"),
 	[Q_ALLOC_MOVABLE] = KEYS_("pgalloc_movable"),
-	/* mmtests credits the single 4.8 counters to "normal" (MMTESTS-SPEC.md §4.2). */
+	/* mmtests credits the single 4.8 counters to "normal". */
 	[Q_ZNORMAL] = KEYS_("pgscan_kswapd_normal", "pgscan_direct_normal", "pgscan_kswapd",
 			    "pgscan_direct"),
 	[Q_ZDMA32] = KEYS_("pgscan_kswapd_dma32", "pgscan_direct_dma32"),
@@ -81,10 +82,10 @@ struct row_def {
 #define EXT_(l, a) {{l, CMP_INT, 1, 0}, OP_DELTA, a, a}
 
 /*
- * mmtests' order.  "Stall zone" rows are our addition (MMTESTS-SPEC.md §4.4).  "Page writes
- * by reclaim" is a page count printed with %12.3f in the text table: mmtests takes each row's
- * format from the row before it from "Zone normal velocity" on, and only this row shows the
- * shift.  JSON and CSV give it as the count it is.
+ * mmtests' order.  "Stall zone" rows are our addition (allocstall_<zone>, new in 4.8).
+ * "Page writes by reclaim" is a page count printed with %12.3f in the text table: mmtests
+ * takes each row's format from the row before it from "Zone normal velocity" on, and only
+ * this row shows the shift.  JSON and CSV give it as the count it is.
  */
 static const struct row_def rows[] = {
 	INT_("Minor Faults", OP_MINUS, Q_PGFAULT, Q_PGMAJFAULT),

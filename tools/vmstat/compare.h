@@ -39,7 +39,7 @@ struct cmp_row {
 	int extended;     /* not an mmtests row: printed only with --extended */
 	/*
 	 * Text only: a CMP_INT row printed "%12.3f", the format of the row before it, as
-	 * mmtests' format-index shift prints "Page writes by reclaim" (MMTESTS-SPEC.md §4.3).
+	 * mmtests' format-index shift prints "Page writes by reclaim" (MonitorMmtestsvmstat.pm).
 	 */
 	int shifted;
 };

@@ -1,7 +1,7 @@
 /*
  * mmtests - read the vmstat dumps and the elapsed time of one benchmark out of an mmtests
- * tests-timestamp-<kernel> file (MMTESTS-SPEC.md §4.1), so `compare` takes mmtests results
- * as they are.
+ * tests-timestamp-<kernel> file (written by mmtests' run-mmtests.sh), so `compare` takes
+ * mmtests results as they are.
  */
 #ifndef NODELRU_TOOLS_VMSTAT_MMTESTS_H
 #define NODELRU_TOOLS_VMSTAT_MMTESTS_H

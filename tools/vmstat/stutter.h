@@ -1,6 +1,7 @@
 /*
  * stutter - latency samples of the stutter benchmark and mmtests' statistics of them
- * (MMTESTS-SPEC.md §2.6-2.7).  Input format, one sample group per line:
+ * (ExtractStutter.pm and SummariseVariabletime.pm of bin/lib/MMTests/).  Input format, one
+ * sample group per line:
  *
  *     <latency_ns>            one sample
  *     <count> <latency_ns>    count samples of that latency (mmtests' mmap-latency.log)
