@@ -1,9 +1,12 @@
 /* Shared helpers of the unit tests. */
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -279,4 +282,76 @@ uint64_t test_fake_clock(void *arg)
 {
 	(void)arg;
 	return atomic_load(&test_fake_now);
+}
+
+/* The byte at @pos of a file make_file() wrote with @seed. */
+unsigned char byte_at(uint64_t pos, unsigned int seed)
+{
+	return (unsigned char)((pos * 2654435761u) >> 13 ^ (pos >> 12) ^ seed);
+}
+
+/* A real file of @bytes written with plain write(2). */
+void make_file(const char *path, uint64_t bytes, unsigned int seed)
+{
+	static unsigned char buf[1 << 16];
+	int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
+
+	cr_assert(fd >= 0);
+	for (uint64_t off = 0; off < bytes; off += sizeof(buf)) {
+		size_t n = (size_t)MIN((uint64_t)sizeof(buf), bytes - off);
+
+		for (size_t i = 0; i < n; i++)
+			buf[i] = byte_at(off + i, seed);
+		cr_assert_eq(write(fd, buf, n), (ssize_t)n);
+	}
+	close(fd);
+}
+
+uint64_t file_size(const char *path)
+{
+	struct stat st;
+
+	cr_assert_eq(stat(path, &st), 0, "%s", path);
+	return (uint64_t)st.st_size;
+}
+
+/* Compare two real files byte for byte. */
+void expect_same_files(const char *a, const char *b)
+{
+	static unsigned char x[1 << 16], y[1 << 16];
+	int fa = open(a, O_RDONLY), fb = open(b, O_RDONLY);
+	ssize_t na, nb;
+	uint64_t off = 0;
+
+	cr_assert(fa >= 0 && fb >= 0);
+	do {
+		na = read(fa, x, sizeof(x));
+		nb = read(fb, y, sizeof(y));
+		cr_assert_eq(na, nb, "sizes differ at %llu", (unsigned long long)off);
+		cr_assert_eq(memcmp(x, y, (size_t)MAX(na, 0)), 0, "contents differ near %llu",
+			     (unsigned long long)off);
+		off += (uint64_t)MAX(na, 0);
+	} while (na > 0);
+	close(fa);
+	close(fb);
+}
+
+/* Copy @src to @dst through the engine in chunks of @chunk bytes (read A, write B). */
+void copy_through(struct nlru_engine *eng, const char *src, const char *dst, size_t chunk)
+{
+	struct nlru_file *a, *b;
+	char *buf = malloc(chunk);
+	uint64_t off = 0;
+	long n;
+
+	cr_assert_eq(nlru_file_open(eng, src, O_RDONLY, 0, 0, &a), 0);
+	cr_assert_eq(nlru_file_open(eng, dst, O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &b), 0);
+	while ((n = nlru_file_pread(a, buf, chunk, off)) > 0) {
+		cr_assert_eq(nlru_file_pwrite(b, buf, (size_t)n, off), n, "%s", test_log_last);
+		off += (uint64_t)n;
+	}
+	cr_assert_eq(n, 0, "read error %ld: %s", n, test_log_last);
+	cr_assert_eq(nlru_file_close(b), 0, "%s", test_log_last);
+	cr_assert_eq(nlru_file_close(a), 0);
+	free(buf);
 }

@@ -79,4 +79,16 @@ uint64_t test_fake_clock(void *arg);
 /* Blocks of each order on the free lists, summed over the engine. */
 void count_free_blocks(struct nlru_engine *eng, unsigned long blocks[NLRU_MAX_ORDER]);
 
+/*
+ * Real files for the page cache tests.  make_file() writes @bytes of a pattern, byte_at(pos,
+ * seed) being the byte at @pos, with plain write(2); file_size() is stat(2)'s size;
+ * expect_same_files() fails unless two files hold the same bytes; copy_through() copies @src
+ * to @dst through @eng with pread and pwrite of @chunk bytes, and closes both.
+ */
+unsigned char byte_at(uint64_t pos, unsigned int seed);
+void make_file(const char *path, uint64_t bytes, unsigned int seed);
+uint64_t file_size(const char *path);
+void expect_same_files(const char *a, const char *b);
+void copy_through(struct nlru_engine *eng, const char *src, const char *dst, size_t chunk);
+
 #endif /* NODELRU_TEST_HELPERS_H */
