@@ -1,16 +1,18 @@
 /*
  * filemap_truncate.c - taking pages and shadow entries out of a file's index other than by
- * reclaim (Linux 4.8 mm/truncate.c: truncate_inode_pages at close, invalidate_mapping_pages
- * for one page; mm/workingset.c's shadow shrinker for the shadow entries, file by file).
+ * reclaim (Linux 4.8 mm/truncate.c: truncate_inode_pages, which Linux runs when the inode is
+ * evicted and the engine at close, and invalidate_mapping_pages for one page; the shadow
+ * shrinker of mm/workingset.c for the shadow entries, taken file by file here).
  *
  * Locking: truncation runs at close with the owner table write-locked and file->lock held, so
- * no reclaim, writeback or reader holds a page of the file.  Invalidation isolates its page
- * from the LRU and then drops it through reclaim's own path (filemap_remove_page), with the
- * owner table read-locked.  Shadow trimming read-locks the owner table and only trylocks each
- * file, passing over a busy one, as Linux's shadow shrinker trylocks the tree_lock.
+ * no reclaim or writeback holds a page of the file (and no other call on the file may run
+ * beside close).  Invalidation isolates its page from the LRU and then drops it through
+ * reclaim's own path (filemap_remove_page), with the owner table read-locked.  Shadow
+ * trimming read-locks the owner table and only trylocks each file, passing over a busy one,
+ * as Linux's shadow_lru_isolate only trylocks the tree_lock.
  *
- * Not done: truncation to a length (ftruncate), hole punching and invalidation of a range:
- * nothing but close drops a file's pages, and the single-page invalidation exists for tests.
+ * Not done: truncation to a length (ftruncate), hole punching, invalidation of a range.
+ * Besides reclaim, only close drops a file's pages; the one-page invalidation is a test hook.
  */
 #include "filemap.h"
 #include "filemap_internal.h"
