@@ -20,12 +20,13 @@ struct event_desc {
 	int zid; /* zone of an expanded zoned slot */
 };
 
-#define ZONE_SLOTS(e, n, h, kind)                                                                  \
-	{n "_dma", n, h, kind, 0}, {n "_dma32", n, h, kind, 1}, {n "_normal", n, h, kind, 2},      \
-		{n "_movable", n, h, kind, 3},
-#define G_(e, n, h) {n, n, h, EV_GLOBAL, 0},
-#define Z_(e, n, h) ZONE_SLOTS(e, n, h, EV_ZONED)
-#define ZS_(e, n, h) ZONE_SLOTS(e, n, h, EV_ZONED_SUM)
+/* Every table below is indexed by the counter's value (vmstat_items.h), not its place. */
+#define ZONE_SLOTS(e, v, n, h, kind)                                                               \
+	[v] = {n "_dma", n, h, kind, 0}, [v + 1] = {n "_dma32", n, h, kind, 1},                    \
+	[v + 2] = {n "_normal", n, h, kind, 2}, [v + 3] = {n "_movable", n, h, kind, 3},
+#define G_(e, v, n, h) [v] = {n, n, h, EV_GLOBAL, 0},
+#define Z_(e, v, n, h) ZONE_SLOTS(e, v, n, h, EV_ZONED)
+#define ZS_(e, v, n, h) ZONE_SLOTS(e, v, n, h, EV_ZONED_SUM)
 static const struct event_desc event_desc[NR_VM_EVENT_ITEMS] = {NLRU_VM_EVENT_ITEMS(G_, Z_, ZS_)};
 #undef G_
 #undef Z_
@@ -33,14 +34,68 @@ static const struct event_desc event_desc[NR_VM_EVENT_ITEMS] = {NLRU_VM_EVENT_IT
 
 STATIC_ASSERT(MAX_NR_ZONES == 4, "ZONE_SLOTS names exactly four zone types");
 
-#define NAME_(e, n, h) n,
-#define HELP_(e, n, h) h,
-static const char *const zone_stat_text[] = {NLRU_ZONE_STAT_ITEMS(NAME_)};
-static const char *const zone_stat_help_text[] = {NLRU_ZONE_STAT_ITEMS(HELP_)};
-static const char *const node_stat_text[] = {NLRU_NODE_STAT_ITEMS(NAME_)};
-static const char *const node_stat_help_text[] = {NLRU_NODE_STAT_ITEMS(HELP_)};
+#define NAME_(e, v, n, h) [v] = n,
+#define HELP_(e, v, n, h) [v] = h,
+static const char *const zone_stat_text[NR_VM_ZONE_STAT_ITEMS] = {NLRU_ZONE_STAT_ITEMS(NAME_)};
+static const char *const zone_stat_help_text[NR_VM_ZONE_STAT_ITEMS] = {NLRU_ZONE_STAT_ITEMS(HELP_)};
+static const char *const node_stat_text[NR_VM_NODE_STAT_ITEMS] = {NLRU_NODE_STAT_ITEMS(NAME_)};
+static const char *const node_stat_help_text[NR_VM_NODE_STAT_ITEMS] = {NLRU_NODE_STAT_ITEMS(HELP_)};
 #undef NAME_
 #undef HELP_
+
+/* The print order: the order of the lists. */
+#define ITEM_(e, v, n, h) NLRU_##e,
+#define SLOTS_(e, v, n, h) NLRU_##e, NLRU_##e + 1, NLRU_##e + 2, NLRU_##e + 3,
+const enum nlru_zone_stat_item zone_stat_order[NR_VM_ZONE_STAT_ITEMS] = {
+	NLRU_ZONE_STAT_ITEMS(ITEM_)};
+const enum nlru_node_stat_item node_stat_order[NR_VM_NODE_STAT_ITEMS] = {
+	NLRU_NODE_STAT_ITEMS(ITEM_)};
+const enum nlru_vm_event_item vm_event_order[NR_VM_EVENT_ITEMS] = {
+	NLRU_VM_EVENT_ITEMS(ITEM_, SLOTS_, SLOTS_)};
+#undef ITEM_
+#undef SLOTS_
+
+/*
+ * The values of each list are 0 .. NR - 1, each once: every value is below NR (these asserts),
+ * no two are equal (the case labels below: a repeat does not compile), and NR counts them.
+ */
+#define BELOW_(v, slots, nr) STATIC_ASSERT((v) + (slots) <= (nr), "a counter value past its list");
+#define ZONE_BELOW_(e, v, n, h) BELOW_(v, 1, NR_VM_ZONE_STAT_ITEMS)
+#define NODE_BELOW_(e, v, n, h) BELOW_(v, 1, NR_VM_NODE_STAT_ITEMS)
+#define EVENT_BELOW_(e, v, n, h) BELOW_(v, 1, NR_VM_EVENT_ITEMS)
+#define ZONED_BELOW_(e, v, n, h) BELOW_(v, MAX_NR_ZONES, NR_VM_EVENT_ITEMS)
+NLRU_ZONE_STAT_ITEMS(ZONE_BELOW_)
+NLRU_NODE_STAT_ITEMS(NODE_BELOW_)
+NLRU_VM_EVENT_ITEMS(EVENT_BELOW_, ZONED_BELOW_, ZONED_BELOW_)
+#undef BELOW_
+#undef ZONE_BELOW_
+#undef NODE_BELOW_
+#undef EVENT_BELOW_
+#undef ZONED_BELOW_
+
+#define CASE_(e, v, n, h) case v:
+#define CASES_(e, v, n, h)                                                                         \
+	case v:                                                                                    \
+	case v + 1:                                                                                \
+	case v + 2:                                                                                \
+	case v + 3:
+static __attribute__((unused)) void counter_values_are_distinct(int v)
+{
+	switch (v) {
+		NLRU_ZONE_STAT_ITEMS(CASE_)
+		break;
+	}
+	switch (v) {
+		NLRU_NODE_STAT_ITEMS(CASE_)
+		break;
+	}
+	switch (v) {
+		NLRU_VM_EVENT_ITEMS(CASE_, CASES_, CASES_)
+		break;
+	}
+}
+#undef CASE_
+#undef CASES_
 
 static const char *const zone_names[MAX_NR_ZONES] = {"DMA", "DMA32", "Normal", "Movable"};
 

@@ -132,6 +132,14 @@ long zone_stat_read(const struct nlru_engine *eng, const struct zone *zone,
 unsigned long vm_event_read(struct nlru_engine *eng, enum nlru_vm_event_item item);
 
 /*
+ * The counters in print order, the order of vmstat_items.h's lists (their values, which index
+ * every array, need not follow it): dumps walk these.
+ */
+extern const enum nlru_zone_stat_item zone_stat_order[NR_VM_ZONE_STAT_ITEMS];
+extern const enum nlru_node_stat_item node_stat_order[NR_VM_NODE_STAT_ITEMS];
+extern const enum nlru_vm_event_item vm_event_order[NR_VM_EVENT_ITEMS];
+
+/*
  * Print style of an event slot in the 4.8 /proc/vmstat: true when printed per zone; for a
  * zoned counter printed as one sum, *sum_name is set to that sum's name.
  */

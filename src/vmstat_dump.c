@@ -43,17 +43,24 @@ long sum_node_stat(const struct nlru_engine *eng, int only_nid, enum nlru_node_s
 /* 4.8: zone items, then node items: /proc/vmstat over every node, nodeN/vmstat over one. */
 void dump_vmstat_items_48(struct nlru_engine *eng, int only_nid, FILE *out)
 {
-	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
+	for (int k = 0; k < NR_VM_ZONE_STAT_ITEMS; k++) {
+		enum nlru_zone_stat_item i = zone_stat_order[k];
+
 		fprintf(out, "%s %lu\n", nlru_zone_stat_name(i),
 			(unsigned long)sum_zone_stat(eng, only_nid, i));
-	for (int i = 0; i < NR_VM_NODE_STAT_ITEMS; i++)
+	}
+	for (int k = 0; k < NR_VM_NODE_STAT_ITEMS; k++) {
+		enum nlru_node_stat_item i = node_stat_order[k];
+
 		fprintf(out, "%s %lu\n", nlru_node_stat_name(i),
 			(unsigned long)sum_node_stat(eng, only_nid, i));
+	}
 }
 
 void dump_vmstat_events_48(struct nlru_engine *eng, FILE *out)
 {
-	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++) {
+	for (int k = 0; k < NR_VM_EVENT_ITEMS; k++) {
+		enum nlru_vm_event_item i = vm_event_order[k];
 		const char *sum_name;
 		unsigned long sum = 0;
 
@@ -106,9 +113,9 @@ static void dump_zone_header_48(const struct nlru_engine *eng, const struct zone
 	fprintf(out, "Node %d, zone %8s", pgdat->node_id, nlru_zone_name(zone->zone_idx));
 	if (is_zone_first_populated(pgdat, zone)) {
 		fprintf(out, "\n  per-node stats");
-		for (int i = 0; i < NR_VM_NODE_STAT_ITEMS; i++)
-			fprintf(out, "\n      %-12s %lu", nlru_node_stat_name(i),
-				(unsigned long)node_page_state(pgdat, i));
+		for (int k = 0; k < NR_VM_NODE_STAT_ITEMS; k++)
+			fprintf(out, "\n      %-12s %lu", nlru_node_stat_name(node_stat_order[k]),
+				(unsigned long)node_page_state(pgdat, node_stat_order[k]));
 	}
 	fprintf(out,
 		"\n  pages free     %lu\n        min      %lu\n        low      %lu"
@@ -119,9 +126,9 @@ static void dump_zone_header_48(const struct nlru_engine *eng, const struct zone
 		(unsigned long)node_page_state(pgdat, NLRU_NR_PAGES_SCANNED),
 		(unsigned long)zone->spanned_pages, (unsigned long)zone->present_pages,
 		(unsigned long)zone->managed_pages);
-	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
-		fprintf(out, "\n      %-12s %lu", nlru_zone_stat_name(i),
-			(unsigned long)zone_stat_read(eng, zone, i));
+	for (int k = 0; k < NR_VM_ZONE_STAT_ITEMS; k++)
+		fprintf(out, "\n      %-12s %lu", nlru_zone_stat_name(zone_stat_order[k]),
+			(unsigned long)zone_stat_read(eng, zone, zone_stat_order[k]));
 }
 
 /* The protection line and the per-CPU lists: the same in 4.7 and 4.8. */

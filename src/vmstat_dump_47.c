@@ -137,7 +137,8 @@ static unsigned long sum_over_zones(struct nlru_engine *eng, enum nlru_vm_event_
  */
 void dump_vmstat_events_47(struct nlru_engine *eng, FILE *out)
 {
-	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++) {
+	for (int k = 0; k < NR_VM_EVENT_ITEMS; k++) {
+		enum nlru_vm_event_item i = vm_event_order[k];
 		bool in_skip = i >= NLRU_PGSCAN_SKIP && i < NLRU_PGSCAN_SKIP + MAX_NR_ZONES;
 		bool in_allocstall = i >= NLRU_ALLOCSTALL && i < NLRU_ALLOCSTALL + MAX_NR_ZONES;
 

@@ -15,18 +15,26 @@
 extern "C" {
 #endif
 
+/*
+ * The counter enums.  Each constant's value is written in vmstat_items.h, where the rules that
+ * keep values fixed from release to release are; NLRU_NR_* is the number of values of a list.
+ */
 enum nlru_zone_stat_item {
-#define NLRU_X_(e, n, h) NLRU_##e,
+#define NLRU_X_(e, v, n, h) NLRU_##e = v,
 	NLRU_ZONE_STAT_ITEMS(NLRU_X_)
 #undef NLRU_X_
-		NLRU_NR_VM_ZONE_STAT_ITEMS
+#define NLRU_X_(e, v, n, h) +1
+		NLRU_NR_VM_ZONE_STAT_ITEMS = 0 NLRU_ZONE_STAT_ITEMS(NLRU_X_)
+#undef NLRU_X_
 };
 
 enum nlru_node_stat_item {
-#define NLRU_X_(e, n, h) NLRU_##e,
+#define NLRU_X_(e, v, n, h) NLRU_##e = v,
 	NLRU_NODE_STAT_ITEMS(NLRU_X_)
 #undef NLRU_X_
-		NLRU_NR_VM_NODE_STAT_ITEMS
+#define NLRU_X_(e, v, n, h) +1
+		NLRU_NR_VM_NODE_STAT_ITEMS = 0 NLRU_NODE_STAT_ITEMS(NLRU_X_)
+#undef NLRU_X_
 };
 
 /*
@@ -34,17 +42,26 @@ enum nlru_node_stat_item {
  * NLRU_PGALLOC + NLRU_ZONE_DMA32 is pgalloc_dma32.
  */
 enum nlru_vm_event_item {
-#define NLRU_G_(e, n, h) NLRU_##e,
-#define NLRU_Z_(e, n, h) NLRU_##e, NLRU_##e##_LAST_ = NLRU_##e + NLRU_MAX_NR_ZONES - 1,
+#define NLRU_G_(e, v, n, h) NLRU_##e = v,
+#define NLRU_Z_(e, v, n, h) NLRU_##e = v, NLRU_##e##_LAST_ = v + NLRU_MAX_NR_ZONES - 1,
 	NLRU_VM_EVENT_ITEMS(NLRU_G_, NLRU_Z_, NLRU_Z_)
 #undef NLRU_G_
 #undef NLRU_Z_
-		NLRU_NR_VM_EVENT_ITEMS
+#define NLRU_G_(e, v, n, h) +1
+#define NLRU_Z_(e, v, n, h) +NLRU_MAX_NR_ZONES
+		NLRU_NR_VM_EVENT_ITEMS = 0 NLRU_VM_EVENT_ITEMS(NLRU_G_, NLRU_Z_, NLRU_Z_)
+#undef NLRU_G_
+#undef NLRU_Z_
 };
 
 #define NLRU_VMSTAT_VERSION 1
 
-/* A consistent-enough copy of every counter (each is read atomically; the set is not). */
+/*
+ * A consistent-enough copy of every counter (each is read atomically; the set is not), each
+ * array indexed by the enum above.  A counter added in a later release grows this struct and
+ * moves zone[] and node[]: nlru_vmstat_read() of that release refuses (-EINVAL, logged) the
+ * smaller snapshot of a program built against this header.
+ */
 struct nlru_vmstat {
 	size_t size;                             /* sizeof(struct nlru_vmstat), set by the caller */
 	uint32_t version;                        /* NLRU_VMSTAT_VERSION, set by the caller */

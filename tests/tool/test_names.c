@@ -26,10 +26,10 @@ Test(names, engine_counters_take_help_from_vmstat_items)
 
 Test(names, every_item_of_the_engine_list_is_known)
 {
-#define CHECK_(e, n, h)                                                                            \
+#define CHECK_(e, v, n, h)                                                                         \
 	names_lookup(n, &ni);                                                                      \
 	cr_expect_str_eq(ni.help, h, "%s", n);
-#define CHECK_ZONED_(e, n, h)                                                                      \
+#define CHECK_ZONED_(e, v, n, h)                                                                   \
 	names_lookup(n "_normal", &ni);                                                            \
 	cr_expect_str_eq(ni.help, h, "%s_normal", n);
 	struct name_info ni;

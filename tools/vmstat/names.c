@@ -21,10 +21,10 @@ struct item {
 };
 
 /* clang-format off */
-#define NAMES_STATE_(e, n, h) {n, h, VM_STATE, PLAIN},
-#define NAMES_EVENT_(e, n, h) {n, h, VM_EVENT, PLAIN},
-#define NAMES_ZONED_(e, n, h) {n, h, VM_EVENT, ZONED},
-#define NAMES_ZSUM_(e, n, h) {n, h, VM_EVENT, ZONED_SUM},
+#define NAMES_STATE_(e, v, n, h) {n, h, VM_STATE, PLAIN},
+#define NAMES_EVENT_(e, v, n, h) {n, h, VM_EVENT, PLAIN},
+#define NAMES_ZONED_(e, v, n, h) {n, h, VM_EVENT, ZONED},
+#define NAMES_ZSUM_(e, v, n, h) {n, h, VM_EVENT, ZONED_SUM},
 static const struct item engine_items[] = {
 	NLRU_ZONE_STAT_ITEMS(NAMES_STATE_)
 	NLRU_NODE_STAT_ITEMS(NAMES_STATE_)
