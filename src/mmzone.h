@@ -76,7 +76,7 @@ struct per_cpu_pages {
 	int batch;              /* pages moved to or from the buddy lists at a time */
 	_Atomic long stat[NR_PCP_STATS];
 	/*
-	 * Zone mode (page_alloc_fair.c): pages of orders above 0 allocated through this CPU, and
+	 * Zone mode (page_alloc_47.c): pages of orders above 0 allocated through this CPU, and
 	 * pages already charged to the zone's NR_ALLOC_BATCH (Linux's vm_stat_diff, kept as the
 	 * difference between what was allocated and what was charged).
 	 */

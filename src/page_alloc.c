@@ -22,7 +22,7 @@
 #include "gfp.h"
 #include "kswapd.h"
 #include "page_alloc.h"
-#include "page_alloc_fair.h"
+#include "page_alloc_47.h"
 #include "pcp.h"
 #include "shrinker.h"
 #include "vmscan.h"
@@ -197,8 +197,8 @@ static struct page *get_page_counted(struct nlru_engine *eng, unsigned int order
  * zone is tried.  Apart from node mode's walk, so that one stays as lean as 4.8's.
  */
 static __attribute__((noinline)) struct page *
-get_page_from_freelist_fair(struct nlru_engine *eng, unsigned int order,
-			    const struct alloc_context *ac)
+get_page_from_freelist_47(struct nlru_engine *eng, unsigned int order,
+			  const struct alloc_context *ac)
 {
 	struct zone *preferred = ac->preferred_zoneref->zone;
 	bool apply_fair = true, fair_skipped = false;
@@ -397,7 +397,7 @@ static __hot_inline struct page *__alloc_pages_node(struct nlru_engine *eng, uns
 		/* Only the fast path is fair (4.7); the slow path's flags never carry ALLOC_FAIR.
 		 */
 		if (unlikely(eng->fair_zone_policy))
-			page = get_page_from_freelist_fair(eng, order, &ac);
+			page = get_page_from_freelist_47(eng, order, &ac);
 		else
 			page = get_page_from_freelist(eng, order, ALLOC_WMARK_LOW, &ac);
 		if (unlikely(!page))

@@ -7,7 +7,7 @@
  */
 #include "watermark.h"
 #include "gfp.h"
-#include "page_alloc_fair.h"
+#include "page_alloc_47.h"
 #include "vmstat.h"
 
 unsigned long int_sqrt(unsigned long x)

@@ -1,5 +1,5 @@
 /*
- * page_alloc_fair.c - NR_ALLOC_BATCH accounting and resets for the 4.7 fair zone allocation
+ * page_alloc_47.c - NR_ALLOC_BATCH accounting and resets for the 4.7 fair zone allocation
  * policy (mm/page_alloc.c of 4.7: buffered_rmqueue, reset_alloc_batches).  The fair pass over
  * the zonelist itself is in page_alloc.c's get_page_from_freelist().
  *
@@ -17,7 +17,7 @@
  * threads (on one CPU, or a thread that migrated) fold a given stretch.  Not modelled: the
  * once-a-second vmstat_update() that folds what is left below the threshold.
  */
-#include "page_alloc_fair.h"
+#include "page_alloc_47.h"
 
 void fair_fold(struct zone *zone, struct per_cpu_pages *pcp, uint64_t charged, uint64_t upto)
 {

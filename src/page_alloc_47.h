@@ -6,8 +6,8 @@
  * zones in proportion to their size, and pages of the same age spread evenly over the zone
  * LRUs, which zone reclaim needs to age the zones alike.
  */
-#ifndef NODELRU_PAGE_ALLOC_FAIR_H
-#define NODELRU_PAGE_ALLOC_FAIR_H
+#ifndef NODELRU_PAGE_ALLOC_47_H
+#define NODELRU_PAGE_ALLOC_47_H
 
 #include "engine.h"
 #include "pcp.h"
@@ -58,4 +58,4 @@ void zone_reset_alloc_batch(struct zone *zone);
 /* reset_alloc_batches(): every zone of @preferred's node up to it, after a fair pass failed. */
 void reset_alloc_batches(struct zone *preferred);
 
-#endif /* NODELRU_PAGE_ALLOC_FAIR_H */
+#endif /* NODELRU_PAGE_ALLOC_47_H */
