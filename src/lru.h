@@ -38,11 +38,11 @@ static inline enum lru_list page_lru(const struct page *page)
 /* Pages on @lru of @lruvec: the node's list in node mode, the zone's in zone mode. */
 static inline unsigned long lruvec_lru_size(const struct lruvec *lruvec, enum lru_list lru)
 {
-	if (lruvec->zone)
-		return (unsigned long)zone_page_state(
-			lruvec->zone, (enum nlru_zone_stat_item)(NLRU_NR_ZONE_INACTIVE_ANON + lru));
-	return (unsigned long)node_page_state(
-		lruvec->pgdat, (enum nlru_node_stat_item)(NLRU_NR_INACTIVE_ANON + lru));
+	if (lruvec_is_node(lruvec))
+		return (unsigned long)node_page_state(
+			lruvec->pgdat, (enum nlru_node_stat_item)(NLRU_NR_INACTIVE_ANON + lru));
+	return (unsigned long)zone_page_state(
+		lruvec->zone, (enum nlru_zone_stat_item)(NLRU_NR_ZONE_INACTIVE_ANON + lru));
 }
 
 /* Pages on @lru that belong to zone @zid (the 4.8 per-zone copies). */

@@ -137,6 +137,16 @@ struct lruvec {
 	struct zone *zone;                  /* zone mode: the one zone; node mode: NULL */
 };
 
+/*
+ * A node's lruvec, holding the pages of every zone of the node (node mode, Linux 4.8), rather
+ * than one zone's (zone mode, 4.7).  The code both modes share asks this where a rule holds
+ * for one kind of lruvec only, as 4.8 names its memcg test global_reclaim(sc).
+ */
+static inline bool lruvec_is_node(const struct lruvec *lruvec)
+{
+	return !lruvec->zone;
+}
+
 struct zone {
 	/* Read-mostly after creation (watermarks change only when tunables are reapplied). */
 	unsigned long watermark[NR_WMARK];
@@ -278,9 +288,9 @@ static inline struct lruvec *page_lruvec(struct pglist_data *pgdat, const struct
 
 /* The zones whose pages @lruvec holds: all of its node's, or its one zone. */
 #define for_each_lruvec_zone(zone, lruvec)                                                         \
-	for ((zone) = (lruvec)->zone ? (lruvec)->zone : (lruvec)->pgdat->node_zones;               \
-	     (zone) <                                                                              \
-	     ((lruvec)->zone ? (lruvec)->zone + 1 : (lruvec)->pgdat->node_zones + MAX_NR_ZONES);   \
+	for ((zone) = lruvec_is_node(lruvec) ? (lruvec)->pgdat->node_zones : (lruvec)->zone;       \
+	     (zone) < (lruvec_is_node(lruvec) ? (lruvec)->pgdat->node_zones + MAX_NR_ZONES         \
+					      : (lruvec)->zone + 1);                               \
 	     (zone)++)
 
 #define for_each_zone_in_node(zone, pgdat)                                                         \

@@ -295,9 +295,9 @@ static bool should_reclaim_retry(struct nlru_engine *eng, unsigned int order,
 		return false;
 	for_next_zone_zonelist(zone, z, ac->high_zoneidx) {
 		/* 4.7 counts the zone's isolated pages too: its lruvec's count is exactly that. */
-		long reclaimable = zone->page_lruvec->zone
-					   ? (long)lruvec_reclaimable_pages(eng, zone->page_lruvec)
-					   : (long)zone_reclaimable_pages(eng, zone);
+		long reclaimable = lruvec_is_node(zone->page_lruvec)
+					   ? (long)zone_reclaimable_pages(eng, zone)
+					   : (long)lruvec_reclaimable_pages(eng, zone->page_lruvec);
 		long available = reclaimable -
 				 (no_progress_loops * reclaimable + MAX_RECLAIM_RETRIES - 1) /
 					 MAX_RECLAIM_RETRIES +

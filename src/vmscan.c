@@ -91,7 +91,8 @@ static void count_reclaim_event(struct nlru_engine *eng, enum nlru_vm_event_item
 				const struct lruvec *lruvec, const struct scan_control *sc,
 				unsigned long nr)
 {
-	count_zid_vm_events(eng, item, lruvec->zone ? lruvec->zone->zone_idx : sc->reclaim_idx, nr);
+	count_zid_vm_events(eng, item,
+			    lruvec_is_node(lruvec) ? sc->reclaim_idx : lruvec->zone->zone_idx, nr);
 }
 
 /*
@@ -110,7 +111,7 @@ static bool inactive_list_is_low(const struct nlru_engine *eng, const struct lru
 		return false;
 	inactive = lruvec_lru_size(lruvec, base);
 	active = lruvec_lru_size(lruvec, base + LRU_ACTIVE);
-	for (int zid = sc->reclaim_idx + 1; !lruvec->zone && zid < MAX_NR_ZONES; zid++) {
+	for (int zid = sc->reclaim_idx + 1; lruvec_is_node(lruvec) && zid < MAX_NR_ZONES; zid++) {
 		if (!managed_zone(&pgdat->node_zones[zid]))
 			continue;
 		inactive -= MIN(inactive, zone_lru_size(pgdat, zid, base));
@@ -413,7 +414,7 @@ static bool inactive_reclaimable_pages(const struct lruvec *lruvec, const struct
 {
 	const struct pglist_data *pgdat = lruvec->pgdat;
 
-	if (lruvec->zone)
+	if (!lruvec_is_node(lruvec))
 		return true;
 	for (int zid = 0; zid <= sc->reclaim_idx; zid++)
 		if (managed_zone(&pgdat->node_zones[zid]) &&

@@ -65,7 +65,7 @@ static inline void mod_lruvec_state(struct lruvec *lruvec, enum nlru_node_stat_i
 				    long delta)
 {
 	mod_node_page_state(lruvec->pgdat, item, delta);
-	if (lruvec->zone)
+	if (!lruvec_is_node(lruvec))
 		atomic_fetch_add_explicit(&lruvec->zone->zm->vm_node_stat[item], delta,
 					  memory_order_relaxed);
 }
@@ -86,7 +86,7 @@ static inline void lruvec_reset_state(struct lruvec *lruvec, enum nlru_node_stat
 {
 	long v;
 
-	if (!lruvec->zone) {
+	if (lruvec_is_node(lruvec)) {
 		atomic_exchange_explicit(&lruvec->pgdat->vm_stat[item], 0, memory_order_relaxed);
 		return;
 	}
@@ -99,10 +99,9 @@ static inline void lruvec_reset_state(struct lruvec *lruvec, enum nlru_node_stat
 /* A node item as @lruvec's reclaim sees it: the node's in node mode, the zone's in zone mode. */
 static inline long lruvec_page_state(const struct lruvec *lruvec, enum nlru_node_stat_item item)
 {
-	if (lruvec->zone)
-		return atomic_load_explicit(&lruvec->zone->zm->vm_node_stat[item],
-					    memory_order_relaxed);
-	return node_page_state(lruvec->pgdat, item);
+	if (lruvec_is_node(lruvec))
+		return node_page_state(lruvec->pgdat, item);
+	return atomic_load_explicit(&lruvec->zone->zm->vm_node_stat[item], memory_order_relaxed);
 }
 
 /* A node item of one zone: its zone-mode copy (zoneinfo in the 4.7 layout). */
