@@ -5,9 +5,10 @@
  * Locking: region->lock (a spinlock) protects the slots and the pin counts (page->private).
  * It is never held across an allocation or an I/O: a fault allocates first and installs
  * after, and swap-out writes with the page marked PG_writeback, which makes a pin of that
- * page wait, exactly as a write fault waits for writeback in Linux.  Reclaim only trylocks a
- * region (like trylock_page), so it never waits on a faulting owner.  The region table's
- * rwlock keeps a region alive while reclaim holds its pages isolated.
+ * page wait, exactly as a write fault waits for writeback in Linux.  Reclaim waits for the
+ * region lock (Linux's trylock_page() concerns one page, but this lock covers all of a
+ * region's pages; see anon_pageout()); that is safe because no holder allocates or reclaims.
+ * The region table's rwlock keeps a region alive while reclaim holds its pages isolated.
  *
  * Not modelled: a swap cache.  A page read back from swap gives its slot up at once and is
  * dirty, so reclaiming it again writes it again (Linux keeps the copy while swap is not
