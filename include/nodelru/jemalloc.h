@@ -38,6 +38,13 @@ extern "C" {
 
 #define NLRU_JEMALLOC_CONFIG_VERSION 1
 
+/*
+ * Arena configuration: fill it with nlru_jemalloc_config_init(), change what you need, pass it
+ * to nlru_jemalloc_create().  The struct grows at its end, as struct nlru_config does: the
+ * library reads only cfg->size bytes and fields past them take their defaults.  A size that
+ * stops before nid, ends inside a member or goes past the library's struct, or a version of 0
+ * or above NLRU_JEMALLOC_CONFIG_VERSION, is refused with -EINVAL.
+ */
 struct nlru_jemalloc_config {
 	size_t size;      /* sizeof(struct nlru_jemalloc_config) as the caller compiled it */
 	uint32_t version; /* NLRU_JEMALLOC_CONFIG_VERSION */
@@ -63,7 +70,7 @@ struct nlru_jemalloc_config {
 	long dirty_decay_ms;
 	/*
 	 * The purge shrinker's seeks (cost to recreate an object, NLRU_DEFAULT_SEEKS if 0), or
-	 * -1 for no shrinker at all.
+	 * -1 for no shrinker at all.  Default 0.
 	 */
 	int shrinker_seeks;
 };
@@ -75,11 +82,12 @@ struct nlru_jemalloc;
 
 /*
  * nlru_jemalloc_create - create a jemalloc arena on @eng's pages (@cfg NULL: the defaults),
- * and its purge shrinker.  jemalloc takes a 2 MiB block for the arena's own metadata at once,
- * and later extents as it needs them.
+ * set its decay and growth, and register its purge shrinker.  jemalloc takes a 2 MiB block for
+ * the arena's own metadata at once, and later extents as it needs them.
  * Returns 0 and the handle in *@out; -EINVAL (logged) for a NULL engine or out, a config of
- * an unknown size or version or with a bad node, flags or dirty_decay_ms; -ENOMEM when the
- * engine or jemalloc could not provide the arena.
+ * an unknown size or version, a bad node, NLRU_GFP_SLAB_RECLAIMABLE or NLRU_GFP_ZERO in gfp or
+ * flags the engine refuses, a dirty_decay_ms outside -1 .. 18446744072000, or a
+ * shrinker_seeks below -1; -ENOMEM when the engine or jemalloc could not provide the arena.
  * Thread-safe.
  */
 NLRU_API int nlru_jemalloc_create(struct nlru_engine *eng, const struct nlru_jemalloc_config *cfg,
@@ -88,18 +96,22 @@ NLRU_API int nlru_jemalloc_create(struct nlru_engine *eng, const struct nlru_jem
 /*
  * nlru_jemalloc_destroy - unregister the shrinker, destroy the arena ("arena.<i>.destroy")
  * and give every page back to the engine.  Returns -EBUSY (logged), with everything left as
- * it was, while the arena still has live allocations (flush private tcaches first) or a
- * thread is bound to it with "thread.arena"; -ENOTSUP (logged) when this jemalloc keeps no
- * statistics, so live allocations cannot be ruled out.  NULL is accepted and returns 0.  No other
- * call on @je, and no use of its arena, may run concurrently or follow: a destroyed handle is freed
- * memory (a cleared mark makes a second destroy return -EINVAL when the memory has not been reused,
- * which is a hint, not a guarantee).  The engine refuses to be destroyed
- * (-EBUSY) while an arena on it exists, so destroy arenas first.
+ * it was, while the arena still has live allocations ("stats.arenas.<i>.small.allocated" and
+ * "large.allocated"; flush private tcaches first) or a thread is bound to it with
+ * "thread.arena"; -ENOTSUP (logged) when this jemalloc keeps no statistics, so live
+ * allocations cannot be ruled out; -EINVAL for a handle that is not an arena's.  NULL is
+ * accepted and returns 0.  No other call on @je, and no use of its arena, may run
+ * concurrently or follow: a destroyed handle is freed memory (a cleared mark makes a second
+ * destroy return -EINVAL when the memory has not been reused, which is a hint, not a
+ * guarantee).  The engine refuses to be destroyed (-EBUSY) while an arena on it exists, so
+ * destroy arenas first.
  */
 NLRU_API int nlru_jemalloc_destroy(struct nlru_jemalloc *je);
 
-/* The arena's index for MALLOCX_ARENA() in *@arena.  0, or -EINVAL for NULL arguments.
- * Thread-safe. */
+/*
+ * nlru_jemalloc_arena - the arena's index for MALLOCX_ARENA() in *@arena.  0, or -EINVAL for
+ * NULL arguments.  Thread-safe.
+ */
 NLRU_API int nlru_jemalloc_arena(const struct nlru_jemalloc *je, unsigned int *arena);
 
 /*

@@ -4,10 +4,12 @@
  * Conventions of this API:
  *  - Every fallible call returns 0 or a negative errno (-EINVAL, -ENOMEM, -EBUSY, ...), never
  *    sets errno as its way of reporting, and explains a refusal through the log callback.
- *  - Objects are opaque and come back through out-parameters.
+ *  - Objects are opaque and come back through out-parameters, which are left untouched on
+ *    failure.
  *  - The library never prints to stdout, never calls abort() or exit().
  *  - Unless a function says otherwise, it is thread-safe: any thread may call it at any time
- *    while the engine exists.
+ *    while the engine exists.  Creating and destroying an object must not race with other
+ *    calls on that object.
  */
 #ifndef NODELRU_NODELRU_H
 #define NODELRU_NODELRU_H
@@ -92,6 +94,7 @@ enum nlru_zone_type {
  */
 enum nlru_mode { NLRU_MODE_NODE = 0, NLRU_MODE_ZONE = 1 };
 
+/* Severity of a message to the log callback, from the most severe. */
 enum nlru_log_level { NLRU_LOG_ERROR, NLRU_LOG_WARN, NLRU_LOG_INFO, NLRU_LOG_DEBUG };
 
 /*
@@ -116,9 +119,12 @@ typedef uint64_t (*nlru_clock_fn)(void *arg);
 
 /*
  * Engine configuration.  Fill it with nlru_config_init(), change what you need, pass it to
- * nlru_engine_create().  The library reads only cfg->size bytes, so a program built against an
- * older, shorter struct keeps working: fields past its size take their defaults.  The size must
- * end where a member ends; one that cuts a member in two is refused with -EINVAL.
+ * nlru_engine_create().  The struct grows at its end.  The library reads only cfg->size bytes,
+ * so a program built against an older, shorter struct keeps working: fields past its size take
+ * their defaults.  The size must end where a member ends; one that cuts a member in two is
+ * refused with -EINVAL, and so is a struct the library does not know (-EINVAL, logged): larger
+ * than its own, or with a version of 0 or above NLRU_CONFIG_VERSION (a program built against a
+ * newer nodelru, or a struct never passed through nlru_config_init()).
  */
 struct nlru_config {
 	size_t size;      /* sizeof(struct nlru_config) as the caller compiled it */
@@ -146,16 +152,18 @@ struct nlru_config {
 };
 
 /*
- * nlru_config_init - fill @cfg with the defaults, then apply NLRU_<NAME> environment variables
- * (NLRU_TOPOLOGY, NLRU_NODE_MIB, ...), whose numbers read as nlru_config_set() reads them.
- * An environment value that does not parse is ignored and reported through no log (there is
- * no engine yet): nlru_config_set() reports properly.  Returns 0, or -EINVAL if @cfg is NULL.
+ * nlru_config_init - fill @cfg with the defaults, cfg->size and cfg->version included, then
+ * apply NLRU_<NAME> environment variables (NLRU_NODE_MIB, ..., and NLRU_TOPOLOGY,
+ * NLRU_SWAP_PATH), whose values read as nlru_config_set() reads them.  An environment value
+ * that does not parse is ignored and reported through no log (there is no engine yet):
+ * nlru_config_set() reports properly.  Returns 0, or -EINVAL if @cfg is NULL.
  */
 NLRU_API int nlru_config_init(struct nlru_config *cfg);
 
 /*
  * nlru_config_set - set the tunable called @name (see tunables.h) from the text @value, as the
- * tools' --set name=value does: decimal ("010" is ten), or hexadecimal after "0x".
+ * tools' --set name=value does: decimal ("010" is ten), hexadecimal after "0x", or a word some
+ * tunables take ("node" and "zone" for mode).
  * "topology" and "swap_path" are accepted too and keep the @value pointer, which must stay
  * valid until nlru_engine_create() returns.  Returns 0; -ENOENT for an unknown name, -EINVAL
  * for a value that does not parse or is out of range (each with a message through cfg->log).
@@ -170,19 +178,24 @@ struct nlru_tunable_info {
 	const char *help;
 };
 
-/* The @index-th tunable of tunables.h; -ENOENT past the last one. */
+/*
+ * nlru_tunable_info - name, environment variable, default, range and help of the @index-th
+ * tunable of tunables.h.  Returns 0; -ENOENT past the last one or for a NULL @info.
+ */
 NLRU_API int nlru_tunable_info(unsigned int index, struct nlru_tunable_info *info);
 
 struct nlru_engine;
 
 /*
- * nlru_engine_create - build an engine: discover (or emulate) the NUMA topology, map and bind
- * each node's memory, lay out zones, compute watermarks, and free every page to the buddy
- * allocator.
- * Errors: -EINVAL for a bad config (a size or version this library does not know, unparsable
- * topology, zone layout that does not add up, a node smaller than its minimum, out-of-range
- * tunable), -ENOMEM when memory cannot be mapped, and the system's -errno when the swap file
- * cannot be created, opened or sized (-ENOENT for a swap_path in a missing directory).
+ * nlru_engine_create - build an engine: discover (or emulate) the NUMA topology, map each
+ * node's memory (bound with mbind() on real nodes), lay out zones, compute watermarks, set up
+ * the per-CPU lists, free every page to the buddy allocator, open the swap file, and start a
+ * kswapd thread per node and the flusher thread (unless the kswapd and flusher tunables are 0).
+ * Errors (each logged): -EINVAL for a bad config (a size or version this library does not know,
+ * unparsable topology, zone layout that does not add up, a node smaller than its minimum,
+ * out-of-range tunable), -ENOMEM when memory cannot be mapped, and the system's -errno when the
+ * swap file cannot be created, opened or sized (-ENOENT for a swap_path in a missing
+ * directory).
  */
 NLRU_API int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out);
 
@@ -190,7 +203,8 @@ NLRU_API int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engin
  * nlru_engine_destroy - stop the engine's threads, drain the per-CPU lists and unmap all memory.
  * Files left open are flushed and closed first: -EIO if one cannot be written back, -EBUSY if
  * one has pinned pages.
- * Returns -EBUSY, and leaves the engine fully usable, while pages are still allocated.
+ * Returns -EBUSY (logged), and leaves the engine fully usable, while regions exist or pages are
+ * still allocated (an arena of libnodelru-jemalloc holds pages).
  * Shrinkers still registered are freed with the engine (a warning is logged): like pointers
  * after free(), their handles are then invalid, and nlru_shrinker_unregister() on one is a
  * use-after-free.  Unregister shrinkers first.
@@ -198,37 +212,48 @@ NLRU_API int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engin
  */
 NLRU_API int nlru_engine_destroy(struct nlru_engine *eng);
 
-/* The reclaim mode the engine runs in (NLRU_MODE_NODE or NLRU_MODE_ZONE). */
+/*
+ * The reclaim mode the engine runs in: NLRU_MODE_NODE (Linux 4.8; also the answer for a NULL
+ * @eng) or NLRU_MODE_ZONE (Linux 4.7).
+ */
 NLRU_API enum nlru_mode nlru_engine_mode(const struct nlru_engine *eng);
 
-/* Number of NUMA nodes of the engine (node ids are 0 .. n-1). */
+/* Number of NUMA nodes of the engine (node ids are 0 .. n-1); -EINVAL for a NULL @eng. */
 NLRU_API int nlru_engine_nr_nodes(const struct nlru_engine *eng);
 
-/* SLIT-style distance between two nodes (10 = local); -EINVAL on a bad id. */
+/* SLIT-style distance between two nodes (10 = local); -EINVAL on a bad id or a NULL @eng. */
 NLRU_API int nlru_node_distance(const struct nlru_engine *eng, int from, int to);
 
 /*
- * nlru_alloc_pages - allocate 2^@order contiguous pages.
+ * nlru_alloc_pages - allocate 2^@order contiguous pages, aligned to their size within their
+ * zone.
  * @nid: the preferred node, or NLRU_NUMA_NO_NODE for the calling CPU's node.  Other nodes are
  * used in distance order when it runs low, unless NLRU_GFP_THISNODE is given.
  * Blocking: with NLRU_GFP_DIRECT_RECLAIM the call may reclaim in this thread; it never waits
- * without bound.  Without it, it never reclaims and may use part of the reserves.
- * Returns 0 and the address in *@addr; -EINVAL for order >= NLRU_MAX_ORDER, unknown or
- * contradictory flags, or a bad node; -ENOMEM when no memory could be found.
+ * without bound (at most 256 rounds of the slow path).  Without it, it never reclaims and may
+ * use part of the reserves.
+ * Returns 0 and the address in *@addr; -EINVAL (logged) for order >= NLRU_MAX_ORDER, unknown
+ * or contradictory flags, or a bad node; -ENOMEM when no memory could be found: after
+ * reclaim failed, where Linux would call the OOM killer.  There is no compaction, so a
+ * high-order request can fail while enough pages are free in total.
  */
 NLRU_API int nlru_alloc_pages(struct nlru_engine *eng, unsigned int gfp, unsigned int order,
 			      int nid, void **addr);
 
 /*
  * nlru_free_pages - give back what nlru_alloc_pages() returned, with the same order.
- * Returns 0; -EINVAL, with the free lists untouched, for an address the engine does not own,
+ * Returns 0; -EINVAL (logged, counted in nlru_bad_free), with the free lists untouched, for an
+ * address the engine does not own,
  * a page that is not allocated (double free), the inside of a block, the wrong order, or a
  * page of a region or a file (an address a pin handed out); -EBUSY for a page someone still
  * holds a reference to.
  */
 NLRU_API int nlru_free_pages(struct nlru_engine *eng, void *addr, unsigned int order);
 
-/* nlru_drain_pages - return every per-CPU list's pages to the buddy allocator (drain_all_pages). */
+/*
+ * nlru_drain_pages - return every per-CPU list's pages to the buddy allocator (drain_all_pages).
+ * Returns 0, or -EINVAL for a NULL @eng.
+ */
 NLRU_API int nlru_drain_pages(struct nlru_engine *eng);
 
 /*
@@ -253,8 +278,9 @@ NLRU_API int nlru_alloc_pages_exact(struct nlru_engine *eng, unsigned int gfp, s
  * of nlru_alloc_pages().  Every page is checked before any is freed: -EINVAL (logged, counted
  * in nlru_bad_free, nothing freed) for an address that is not the start of an engine page, a
  * range that leaves the engine's memory or one node's, a page that is not allocated (double
- * free), heads a higher-order block, or belongs to a region or file.  Thread-safe; never
- * blocks.
+ * free), heads a higher-order block, or belongs to a region or file.  Each page is claimed
+ * with one atomic exchange: of two frees of the same pages racing, exactly one succeeds.
+ * Thread-safe; never blocks.
  */
 NLRU_API int nlru_free_pages_exact(struct nlru_engine *eng, void *addr, size_t size);
 
@@ -293,11 +319,14 @@ NLRU_API int nlru_region_destroy(struct nlru_region *region);
 
 /*
  * nlru_region_pin - make page @index resident and return its address; it stays resident and
- * at that address until the matching nlru_region_unpin().  Faults it in as needed: zero-filled
- * on first touch (pgfault), read back from swap otherwise (pgmajfault).  Counts as an access.
- * May reclaim in the calling thread.  Returns 0; -EINVAL for a bad index or flags; -ENOMEM
- * when no page can be found; -EIO when reading the swap file failed (the data stays in swap
- * and a later pin retries).
+ * at that address until the matching nlru_region_unpin().  Pins nest: a page pinned twice
+ * needs two unpins.  Faults it in as needed: zero-filled on first touch (pgfault), read back
+ * from swap otherwise (pgmajfault, pswpin).  Counts as an access; NLRU_PIN_WRITE in @flags
+ * also marks the page dirty.  May reclaim in the calling thread, and wait for the page's swap
+ * write to finish; never waits without bound.  Any thread may pin any page.
+ * Returns 0; -EINVAL for a bad index or flags; -ENOMEM when no page can be found, even after
+ * reclaim; -EIO when reading the swap file failed (the data stays in swap and a later pin
+ * retries).
  */
 NLRU_API int nlru_region_pin(struct nlru_region *region, size_t index, unsigned int flags,
 			     void **addr);
@@ -362,10 +391,10 @@ NLRU_API int nlru_file_open(struct nlru_engine *eng, const char *path, int flags
 
 /*
  * pread(2) / pwrite(2) through the cache: any offset and length.  Return the bytes moved
- * (short at end of file for reads), or -errno: -ENOMEM when no page could be had, -EIO when
- * reading the file failed, -EBADF reading a file opened write-only or writing one opened
- * read-only, -EFBIG writing past
- * 16 TiB, the largest file the cache holds, -EINVAL.
+ * (short at end of file for reads, and none from 16 TiB on), or -errno: -ENOMEM when no page
+ * could be had, -EIO when reading the file failed, -EBADF reading a file opened write-only or
+ * writing one opened read-only, -EFBIG writing past 16 TiB, the largest file the cache holds
+ * (page offsets are 32-bit), -EINVAL.
  * May reclaim in the calling thread.  A writer over the dirty limit pauses until the flusher
  * brings the engine back under it (with no flusher, it writes back pages of its file itself).
  */
@@ -426,6 +455,7 @@ NLRU_API int nlru_file_close(struct nlru_file *file);
  */
 struct nlru_shrinker;
 
+/* What reclaim tells a shrinker's callbacks about the call. */
 struct nlru_shrink_control {
 	int nid;                  /* the node being reclaimed (0 unless NUMA-aware) */
 	unsigned long nr_to_scan; /* objects to scan in this call (scan only) */
@@ -441,6 +471,7 @@ typedef unsigned long (*nlru_scan_objects_fn)(void *arg, struct nlru_shrink_cont
 #define NLRU_DEFAULT_SEEKS 2        /* cost to recreate an object, as DEFAULT_SEEKS */
 #define NLRU_SHRINKER_NUMA_AWARE (1u << 0)
 
+/* A shrinker: its callbacks and how reclaim asks them (nlru_shrinker_register()). */
 struct nlru_shrinker_def {
 	size_t size; /* sizeof(struct nlru_shrinker_def) */
 	nlru_count_objects_fn count;
@@ -454,7 +485,9 @@ struct nlru_shrinker_def {
 /*
  * nlru_shrinker_register - from now on reclaim calls @def's callbacks, from kswapd and from
  * allocating threads, possibly at the same time: they must be thread-safe, must not sleep
- * for long, and must not allocate with NLRU_GFP_DIRECT_RECLAIM.  Pages the cache frees while
+ * for long, must not allocate with NLRU_GFP_DIRECT_RECLAIM (reclaim would call them again),
+ * and the caller must never hold a lock they take across a call into the engine (any call may
+ * reclaim, and reclaim calls them).  Pages the cache frees while
  * reclaim calls it count as reclaimed when it allocated them with NLRU_GFP_SLAB_*.
  * -EINVAL (logged) for missing callbacks, a bad size, negative seeks or batch, or flags other
  * than NLRU_SHRINKER_NUMA_AWARE; -ENOMEM.
@@ -479,16 +512,21 @@ struct nlru_zone_info {
 	uint32_t pcp_high, pcp_batch;
 };
 
-/* -EINVAL for a bad node or zone or a NULL/short @info; a zone with no pages reports zeros. */
+/*
+ * nlru_zone_info - fill @info, whose size the caller sets, with zone @zone of node @nid: its
+ * geometry, free pages, watermarks, lowmem reserves and per-CPU list sizes.  Returns 0;
+ * -EINVAL for a bad node or zone or a NULL/short @info; a zone with no pages reports zeros.
+ */
 NLRU_API int nlru_zone_info(struct nlru_engine *eng, int nid, enum nlru_zone_type zone,
 			    struct nlru_zone_info *info);
 
-/* min_free_kbytes in force (computed or configured). */
+/* min_free_kbytes in force (computed or configured); -EINVAL for a NULL @eng. */
 NLRU_API long nlru_min_free_kbytes(const struct nlru_engine *eng);
 
 /*
  * The zonelist of @nid (fallback order the allocator walks): up to @max entries written as
- * node * NLRU_MAX_NR_ZONES + zone.  Returns the number of entries, or -EINVAL.
+ * node * NLRU_MAX_NR_ZONES + zone.  Returns the number of entries, or -EINVAL for a bad node,
+ * a NULL @entries or a negative @max.
  */
 NLRU_API int nlru_zonelist(const struct nlru_engine *eng, int nid, int *entries, int max);
 
