@@ -93,7 +93,7 @@ int nlru_region_create(struct nlru_engine *eng, size_t pages, int nid, struct nl
 	region->eng = eng;
 	region->nid = nid;
 	region->nr_pages = pages;
-	spin_lock_init(&region->lock);
+	spin_lock_init(&region->lock, LOCK_REGION, &eng->log);
 	region->owner.type = OWNER_REGION;
 	r = owner_register(&eng->owners, &region->owner, NULL);
 	if (r) {
@@ -138,18 +138,18 @@ int nlru_region_destroy(struct nlru_region *region)
 	if (!region)
 		return -EINVAL;
 	eng = region->eng;
-	pthread_rwlock_wrlock(&eng->owners.lock);
+	rwlock_wrlock(&eng->owners.lock);
 	spin_lock(&region->lock);
 	if (region->pinned) {
 		spin_unlock(&region->lock);
-		pthread_rwlock_unlock(&eng->owners.lock);
+		rwlock_unlock(&eng->owners.lock);
 		log_err(&eng->log, "region destroy: %ld pins are still held", region->pinned);
 		return -EBUSY;
 	}
 	region_release(region);
 	spin_unlock(&region->lock);
 	owner_unregister(&eng->owners, region->owner.id);
-	pthread_rwlock_unlock(&eng->owners.lock);
+	rwlock_unlock(&eng->owners.lock);
 	free(region->slots);
 	free(region);
 	return 0;
@@ -357,7 +357,7 @@ int nlru_region_discard(struct nlru_region *region, size_t index)
 	if (!region || bad_index(region, index))
 		return -EINVAL;
 	eng = region->eng;
-	pthread_rwlock_wrlock(&eng->owners.lock);
+	rwlock_wrlock(&eng->owners.lock);
 	spin_lock(&region->lock);
 	v = region->slots[index];
 	if ((v & SLOT_TAG_MASK) == SLOT_PAGE && slot_page(eng, v)->private)
@@ -365,7 +365,7 @@ int nlru_region_discard(struct nlru_region *region, size_t index)
 	else
 		release_slot(region, index);
 	spin_unlock(&region->lock);
-	pthread_rwlock_unlock(&eng->owners.lock);
+	rwlock_unlock(&eng->owners.lock);
 	if (r)
 		log_err(&eng->log, "region: page %zu is pinned and cannot be discarded", index);
 	return r;

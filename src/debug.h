@@ -37,8 +37,10 @@ __attribute__((cold)) void debug_check_failed(const struct nlru_log *log, const 
 
 /* Checks that failed in this process since it started (or since debug_reset_counters()). */
 unsigned long debug_check_failures(void);
-/* Tests that break an invariant on purpose start counting afresh after it. */
+/* Tests that break an invariant or the lock order on purpose count afresh after it (both). */
 void debug_reset_counters(void);
+/* @file as the source tree names it: "src/buddy.c" for the build's "../src/buddy.c". */
+const char *debug_source_path(const char *file);
 
 #define DEBUG_CHECK(level, log, expr)                                                              \
 	(!(NLRU_DEBUG >= (level)) || __builtin_expect(!!(expr), 1) ||                              \

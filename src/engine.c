@@ -53,7 +53,7 @@ STATIC_ASSERT(OS_MAP_ALIGN == PAGE_SIZE << (MAX_ORDER - 1),
 
 static void lruvec_init(struct lruvec *lruvec, struct pglist_data *pgdat, struct zone *zone)
 {
-	spin_lock_init(&lruvec->lru_lock);
+	spin_lock_init(&lruvec->lru_lock, LOCK_LRU, pgdat->log);
 	for (int lru = 0; lru < NR_LRU_LISTS; lru++)
 		pfnlist_init(&lruvec->lists[lru]);
 	lruvec->pgdat = pgdat;
@@ -74,7 +74,7 @@ static void zone_init(const struct nlru_engine *eng, struct pglist_data *pgdat, 
 	zone->zone_idx = zid;
 	zone->zone_start_pfn = start;
 	zone->spanned_pages = zone->present_pages = zone->managed_pages = pages;
-	spin_lock_init(&zone->lock);
+	spin_lock_init(&zone->lock, LOCK_ZONE, pgdat->log);
 	for (int order = 0; order < MAX_ORDER; order++)
 		pfnlist_init(&zone->free_area[order].free_list);
 	for (uint32_t pfn = start; pfn < start + pages; pfn++)
@@ -125,7 +125,7 @@ static int node_init(struct nlru_engine *eng, int nid, uint64_t start_pfn)
 	pgdat->node_start_pfn = start_pfn;
 	pgdat->node_present_pages = pages;
 	lruvec_init(&pgdat->lruvec, pgdat, NULL);
-	kswapd_state_init(&pgdat->kswapd);
+	kswapd_state_init(&pgdat->kswapd, &eng->log);
 	if (os_map(node_mem_bytes(pgdat), &mem) == 0)
 		pgdat->mem = mem;
 	if (pgdat->mem && os_map(node_desc_bytes(pgdat), &desc) == 0)
@@ -256,7 +256,7 @@ int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out)
 	if (!eng)
 		return -ENOMEM;
 	eng->log = (struct nlru_log){cfg->log, cfg->log_arg};
-	r = owner_table_init(&eng->owners);
+	r = owner_table_init(&eng->owners, &eng->log);
 	if (r) {
 		free(eng);
 		return r;
@@ -267,8 +267,8 @@ int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out)
 		free(eng);
 		return r;
 	}
-	flusher_init(&eng->flusher);
-	pageindex_cache_init(&eng->pageindex_cache);
+	flusher_init(&eng->flusher, &eng->log);
+	pageindex_cache_init(&eng->pageindex_cache, &eng->log);
 	r = config_copy(&eng->cfg, cfg, &eng->log);
 	eng->mode = reclaim_mode_of((enum nlru_mode)eng->cfg.mode);
 	eng->fair_zone_policy = eng->mode->fair_zone_policy;

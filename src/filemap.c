@@ -307,7 +307,7 @@ static void file_init(struct nlru_file *file, struct nlru_engine *eng, int nid, 
 	file->dev = st->st_dev;
 	file->ino = st->st_ino;
 	file->ra_next = UINT32_MAX;
-	spin_lock_init(&file->lock);
+	spin_lock_init(&file->lock, LOCK_FILE, &eng->log);
 }
 
 int nlru_file_open(struct nlru_engine *eng, const char *path, int flags, unsigned int mode, int nid,
@@ -374,12 +374,12 @@ int nlru_file_close(struct nlru_file *file)
 			return -EIO;
 		}
 		/* With the owners write-locked, no writeback of the file is in flight any more. */
-		pthread_rwlock_wrlock(&eng->owners.lock);
+		rwlock_wrlock(&eng->owners.lock);
 		spin_lock(&file->lock);
 		/* A pin may have come in during the writeback: check again where it cannot. */
 		if (file->pins) {
 			spin_unlock(&file->lock);
-			pthread_rwlock_unlock(&eng->owners.lock);
+			rwlock_unlock(&eng->owners.lock);
 			file_pinned(file);
 			return -EBUSY;
 		}
@@ -387,7 +387,7 @@ int nlru_file_close(struct nlru_file *file)
 			break;
 		/* Dirty again: a write another writer had in flight failed, or a writer raced. */
 		spin_unlock(&file->lock);
-		pthread_rwlock_unlock(&eng->owners.lock);
+		rwlock_unlock(&eng->owners.lock);
 		if (tries == 8) {
 			log_err(&eng->log,
 				"close of %s: pages keep being dirtied; close races a "
@@ -400,7 +400,7 @@ int nlru_file_close(struct nlru_file *file)
 	flusher_file_cleaned(eng, &file->dirty_link);
 	spin_unlock(&file->lock);
 	owner_unregister(&eng->owners, file->owner.id);
-	pthread_rwlock_unlock(&eng->owners.lock);
+	rwlock_unlock(&eng->owners.lock);
 	file_free(file);
 	return 0;
 }
@@ -434,14 +434,14 @@ int filemap_close_all(struct nlru_engine *eng)
 		struct nlru_file *file = NULL;
 		int r;
 
-		pthread_rwlock_rdlock(&eng->owners.lock);
+		rwlock_rdlock(&eng->owners.lock);
 		for (uint32_t id = 1; id < eng->owners.capacity && !file; id++) {
 			struct owner_head *owner = owner_lookup(&eng->owners, id);
 
 			if (owner && owner->type == OWNER_FILE)
 				file = (struct nlru_file *)owner;
 		}
-		pthread_rwlock_unlock(&eng->owners.lock);
+		rwlock_unlock(&eng->owners.lock);
 		if (!file)
 			return 0;
 		log_warn(&eng->log, "destroy: closing %s, which was left open", file->path);

@@ -119,6 +119,8 @@ static int read_into_cache(struct nlru_file *file, uint32_t first, int n, bool w
 	n = alloc_cache_pages(file, pages, n);
 	if (!n)
 		return -ENOMEM;
+	/* Fresh pages no one else can see yet: locked at once, as one lock for the witness. */
+	witness_lock(LOCK_PAGE, &eng->log);
 	for (int i = 0; i < n; i++)
 		page_set(pages[i], PG_locked);
 	spin_lock(&file->lock);
@@ -135,8 +137,10 @@ static int read_into_cache(struct nlru_file *file, uint32_t first, int n, bool w
 	}
 	/* Only a first page that found no room in the index is an error; later ones end the
 	 * window, as a page cached by someone else does. */
-	if (!added)
+	if (!added) {
+		witness_unlock(LOCK_PAGE, &eng->log);
 		return err < 0 ? err : 0;
+	}
 	err = read_pages(file, first, pages, added);
 	if (file->read_hook)
 		file->read_hook(file->read_hook_arg);
@@ -145,6 +149,7 @@ static int read_into_cache(struct nlru_file *file, uint32_t first, int n, bool w
 		if (activate[i])
 			activate_refault(eng, pages[i]);
 	}
+	witness_unlock(LOCK_PAGE, &eng->log);
 	lru_cache_add_pages(eng, pages, added);
 	for (int i = 0; i < added; i++)
 		put_page(pages[i]);
@@ -162,10 +167,10 @@ static int lock_page_uptodate(struct nlru_file *file, struct page *page)
 
 	if (page_uptodate(page))
 		return 0;
-	bit_spin_lock(&page->flags, PG_locked);
+	lock_page(page, &file->eng->log);
 	if (!page_test(page, PG_uptodate))
 		err = read_pages(file, page->index, &page, 1);
-	bit_spin_unlock(&page->flags, PG_locked);
+	unlock_page(page, &file->eng->log);
 	return err;
 }
 

@@ -60,9 +60,9 @@ bool filemap_invalidate_page(struct nlru_file *file, uint32_t index)
 	if (!page)
 		return false;
 	if (isolate_lru_page(eng, page) == 0) {
-		pthread_rwlock_rdlock(&eng->owners.lock);
+		rwlock_rdlock(&eng->owners.lock);
 		dropped = filemap_remove_page(eng, page);
-		pthread_rwlock_unlock(&eng->owners.lock);
+		rwlock_unlock(&eng->owners.lock);
 		if (dropped)
 			free_pages_trusted(eng, page, 0);
 		else
@@ -100,7 +100,7 @@ unsigned long filemap_trim_shadows(struct nlru_engine *eng, int nid, unsigned lo
 {
 	unsigned long trimmed = 0;
 
-	pthread_rwlock_rdlock(&eng->owners.lock);
+	rwlock_rdlock(&eng->owners.lock);
 	for (uint32_t id = 1; id < eng->owners.capacity && trimmed < nr; id++) {
 		struct owner_head *owner = owner_lookup(&eng->owners, id);
 		struct nlru_file *file = (struct nlru_file *)owner;
@@ -110,6 +110,6 @@ unsigned long filemap_trim_shadows(struct nlru_engine *eng, int nid, unsigned lo
 		trimmed += trim_file(eng, file, nid, nr - trimmed);
 		spin_unlock(&file->lock);
 	}
-	pthread_rwlock_unlock(&eng->owners.lock);
+	rwlock_unlock(&eng->owners.lock);
 	return trimmed;
 }

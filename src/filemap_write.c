@@ -36,9 +36,10 @@ static bool past_max_file(uint64_t offset, size_t len)
  * turns, so a page written whole by both ends as one writer's, never a mix.  Readers do not
  * take it, as in Linux.  A fresh page, filled before it enters the cache, needs none.
  */
-static void write_cached_page(struct page *page, void *dst, const void *src, size_t n)
+static void write_cached_page(struct nlru_file *file, struct page *page, void *dst, const void *src,
+			      size_t n)
 {
-	bit_spin_lock(&page->flags, PG_locked);
+	lock_page(page, &file->eng->log);
 	if (n == PAGE_SIZE) {
 		/* All of it: uptodate now, even if a read of it failed before. */
 		copy_page_nt(dst, src);
@@ -46,7 +47,7 @@ static void write_cached_page(struct page *page, void *dst, const void *src, siz
 	} else {
 		memcpy(dst, src, n);
 	}
-	bit_spin_unlock(&page->flags, PG_locked);
+	unlock_page(page, &file->eng->log);
 }
 
 /* A run of whole pages being written by write_whole_pages(): what it knows of each page. */
@@ -98,7 +99,7 @@ static int fill_pages_to_write(struct nlru_file *file, const char *const *src,
 			copy_page_nt(address_of(file->eng, pages[i]), src[i]);
 			page_set(pages[i], PG_uptodate);
 		} else {
-			write_cached_page(pages[i], address_of(file->eng, pages[i]), src[i],
+			write_cached_page(file, pages[i], address_of(file->eng, pages[i]), src[i],
 					  PAGE_SIZE);
 		}
 	}
@@ -241,7 +242,8 @@ long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len, uint6
 		page = get_cache_page(file, index, true, &err);
 		if (!page)
 			break;
-		write_cached_page(page, (char *)address_of(file->eng, page) + in_page, src, n);
+		write_cached_page(file, page, (char *)address_of(file->eng, page) + in_page, src,
+				  n);
 		spin_lock(&file->lock);
 		set_page_dirty(file, page);
 		file->size = MAX(file->size, pos + n);

@@ -18,13 +18,13 @@
 #define MAX_WRITEBACK_PAGES 1024 /* 4 MiB a chunk, as Linux */
 #define NSEC_PER_CENTISEC 10000000ull
 
-void flusher_init(struct flusher *flusher)
+void flusher_init(struct flusher *flusher, const struct nlru_log *log)
 {
 	pthread_condattr_t attr;
 
-	spin_lock_init(&flusher->list_lock);
+	spin_lock_init(&flusher->list_lock, LOCK_FLUSHER_LIST, log);
 	flusher->dirty.prev = flusher->dirty.next = &flusher->dirty;
-	pthread_mutex_init(&flusher->lock, NULL);
+	mutex_init(&flusher->lock, LOCK_FLUSHER, log);
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 	pthread_cond_init(&flusher->wake, &attr);
@@ -36,7 +36,7 @@ void flusher_destroy(struct flusher *flusher)
 {
 	pthread_cond_destroy(&flusher->written);
 	pthread_cond_destroy(&flusher->wake);
-	pthread_mutex_destroy(&flusher->lock);
+	mutex_destroy(&flusher->lock);
 }
 
 static void list_del(struct dirty_link *link)
@@ -114,10 +114,10 @@ static long dirty_files(struct flusher *flusher)
 /* A chunk went out: wake the writers paused over the dirty limit. */
 static void chunk_written(struct flusher *flusher)
 {
-	pthread_mutex_lock(&flusher->lock);
+	mutex_lock(&flusher->lock);
 	flusher->chunks_written++;
 	pthread_cond_broadcast(&flusher->written);
-	pthread_mutex_unlock(&flusher->lock);
+	mutex_unlock(&flusher->lock);
 }
 
 enum wb_reason { WB_REASON_BACKGROUND, WB_REASON_VMSCAN, WB_REASON_PERIODIC };
@@ -143,11 +143,11 @@ static long wb_writeback(struct nlru_engine *eng, enum wb_reason reason, long nr
 
 		if (reason == WB_REASON_BACKGROUND && !over_bground_thresh(eng))
 			break;
-		pthread_rwlock_rdlock(&eng->owners.lock);
+		rwlock_rdlock(&eng->owners.lock);
 		link = next_file(flusher, dirtied_before);
 		if (link)
 			n = filemap_writeback_chunk(link, chunk);
-		pthread_rwlock_unlock(&eng->owners.lock);
+		rwlock_unlock(&eng->owners.lock);
 		if (!link)
 			break;
 		if (n <= 0) {
@@ -202,11 +202,12 @@ static void flusher_sleep(struct nlru_engine *eng, const struct timespec *last_p
 
 	if (!interval) {
 		while (!flusher->stop && !flusher->background && !flusher->vmscan_pages)
-			pthread_cond_wait(&flusher->wake, &flusher->lock);
+			pthread_cond_wait(&flusher->wake, &flusher->lock.mutex);
 		return;
 	}
 	while (!flusher->stop && !flusher->background && !flusher->vmscan_pages)
-		if (pthread_cond_timedwait(&flusher->wake, &flusher->lock, &deadline) == ETIMEDOUT)
+		if (pthread_cond_timedwait(&flusher->wake, &flusher->lock.mutex, &deadline) ==
+		    ETIMEDOUT)
 			break;
 }
 
@@ -234,7 +235,7 @@ static void *flusher_main(void *arg)
 	struct timespec last_periodic;
 
 	clock_gettime(CLOCK_MONOTONIC, &last_periodic);
-	pthread_mutex_lock(&flusher->lock);
+	mutex_lock(&flusher->lock);
 	while (!flusher->stop) {
 		unsigned long vmscan_pages;
 
@@ -244,7 +245,7 @@ static void *flusher_main(void *arg)
 		vmscan_pages = flusher->vmscan_pages;
 		flusher->vmscan_pages = 0;
 		flusher->background = false;
-		pthread_mutex_unlock(&flusher->lock);
+		mutex_unlock(&flusher->lock);
 
 		if (vmscan_pages)
 			wb_writeback(eng, WB_REASON_VMSCAN, (long)vmscan_pages, UINT64_MAX);
@@ -252,9 +253,9 @@ static void *flusher_main(void *arg)
 		if (periodic_due(eng, &last_periodic))
 			write_expired(eng);
 
-		pthread_mutex_lock(&flusher->lock);
+		mutex_lock(&flusher->lock);
 	}
-	pthread_mutex_unlock(&flusher->lock);
+	mutex_unlock(&flusher->lock);
 	return NULL;
 }
 
@@ -279,10 +280,10 @@ void flusher_stop(struct nlru_engine *eng)
 
 	if (!flusher->started)
 		return;
-	pthread_mutex_lock(&flusher->lock);
+	mutex_lock(&flusher->lock);
 	flusher->stop = true;
 	pthread_cond_signal(&flusher->wake);
-	pthread_mutex_unlock(&flusher->lock);
+	mutex_unlock(&flusher->lock);
 	pthread_join(flusher->thread, NULL);
 	flusher->started = false;
 }
@@ -298,12 +299,12 @@ void wb_start_background_writeback(struct nlru_engine *eng)
 
 	if (!flusher->started)
 		return;
-	pthread_mutex_lock(&flusher->lock);
+	mutex_lock(&flusher->lock);
 	if (!flusher->background) {
 		flusher->background = true;
 		pthread_cond_signal(&flusher->wake);
 	}
-	pthread_mutex_unlock(&flusher->lock);
+	mutex_unlock(&flusher->lock);
 }
 
 void wakeup_flusher_threads(struct nlru_engine *eng, unsigned long nr_pages)
@@ -312,19 +313,19 @@ void wakeup_flusher_threads(struct nlru_engine *eng, unsigned long nr_pages)
 
 	if (!flusher->started)
 		return;
-	pthread_mutex_lock(&flusher->lock);
+	mutex_lock(&flusher->lock);
 	flusher->vmscan_pages += nr_pages;
 	pthread_cond_signal(&flusher->wake);
-	pthread_mutex_unlock(&flusher->lock);
+	mutex_unlock(&flusher->lock);
 }
 
 uint64_t flusher_progress(struct nlru_engine *eng)
 {
 	uint64_t chunks;
 
-	pthread_mutex_lock(&eng->flusher.lock);
+	mutex_lock(&eng->flusher.lock);
 	chunks = eng->flusher.chunks_written;
-	pthread_mutex_unlock(&eng->flusher.lock);
+	mutex_unlock(&eng->flusher.lock);
 	return chunks;
 }
 
@@ -334,12 +335,12 @@ bool flusher_wait_written(struct nlru_engine *eng, uint64_t seen, long ms)
 	struct timespec deadline = monotonic_after((uint64_t)ms * 1000000ull);
 	bool moved;
 
-	pthread_mutex_lock(&flusher->lock);
+	mutex_lock(&flusher->lock);
 	while (flusher->chunks_written == seen && !flusher->stop)
-		if (pthread_cond_timedwait(&flusher->written, &flusher->lock, &deadline) ==
+		if (pthread_cond_timedwait(&flusher->written, &flusher->lock.mutex, &deadline) ==
 		    ETIMEDOUT)
 			break;
 	moved = flusher->chunks_written != seen;
-	pthread_mutex_unlock(&flusher->lock);
+	mutex_unlock(&flusher->lock);
 	return moved;
 }

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "mutex.h"
 #include "spinlock.h"
 
 struct nlru_engine;
@@ -29,7 +30,7 @@ struct flusher {
 	struct spinlock list_lock; /* protects the list; taken under a file's lock */
 	struct dirty_link dirty;   /* list head */
 	long nr_dirty_files;
-	pthread_mutex_t lock;   /* protects what follows */
+	struct mutex lock;      /* protects what follows */
 	pthread_cond_t wake;    /* work arrived, or stop */
 	pthread_cond_t written; /* a chunk went out: paused writers look again */
 	pthread_t thread;
@@ -39,7 +40,7 @@ struct flusher {
 	uint64_t chunks_written;    /* what a paused writer waits to see move */
 };
 
-void flusher_init(struct flusher *flusher);
+void flusher_init(struct flusher *flusher, const struct nlru_log *log);
 void flusher_destroy(struct flusher *flusher);
 
 /* The thread, if the flusher tunable asks for it (engine creation and destruction). */

@@ -22,11 +22,11 @@
 
 #define NSEC_PER_MSEC 1000000L
 
-void kswapd_state_init(struct kswapd_state *ks)
+void kswapd_state_init(struct kswapd_state *ks, const struct nlru_log *log)
 {
 	pthread_condattr_t attr;
 
-	pthread_mutex_init(&ks->lock, NULL);
+	mutex_init(&ks->lock, LOCK_KSWAPD, log);
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 	pthread_cond_init(&ks->wait, &attr);
@@ -36,7 +36,7 @@ void kswapd_state_init(struct kswapd_state *ks)
 void kswapd_state_destroy(struct kswapd_state *ks)
 {
 	pthread_cond_destroy(&ks->wait);
-	pthread_mutex_destroy(&ks->lock);
+	mutex_destroy(&ks->lock);
 }
 
 void atomic_max(_Atomic int *v, int x)
@@ -98,14 +98,14 @@ void kswapd_wake(struct nlru_engine *eng, struct kswapd_state *ks)
 {
 	bool wake;
 
-	pthread_mutex_lock(&ks->lock);
+	mutex_lock(&ks->lock);
 	/* Woken already and not running yet: a second signal would only cost a system call. */
 	wake = ks->waiting && !ks->woken;
 	if (wake) {
 		ks->woken = true;
 		count_vm_event(eng, NLRU_KSWAPD_WAKEUP);
 	}
-	pthread_mutex_unlock(&ks->lock);
+	mutex_unlock(&ks->lock);
 	/* After the unlock, so that kswapd does not wake into a held lock. */
 	if (wake)
 		pthread_cond_signal(&ks->wait);
@@ -205,7 +205,7 @@ static void wait_real_ns(struct kswapd_state *ks, uint64_t ns)
 {
 	struct timespec deadline = monotonic_after(ns);
 
-	pthread_cond_timedwait(&ks->wait, &ks->lock, &deadline);
+	pthread_cond_timedwait(&ks->wait, &ks->lock.mutex, &deadline);
 }
 
 /*
@@ -220,7 +220,7 @@ static bool kswapd_wait(struct nlru_engine *eng, struct kswapd_state *ks, long m
 		uint64_t waited = engine_now_ns(eng) - start;
 
 		if (!ms)
-			pthread_cond_wait(&ks->wait, &ks->lock);
+			pthread_cond_wait(&ks->wait, &ks->lock.mutex);
 		else if (waited >= limit)
 			break;
 		else
@@ -235,31 +235,31 @@ void kswapd_nap_then_sleep(struct nlru_engine *eng, struct pglist_data *pgdat,
 	struct kswapd_state *ks = &pgdat->kswapd;
 	bool remaining = false;
 
-	pthread_mutex_lock(&ks->lock);
+	mutex_lock(&ks->lock);
 	if (atomic_load(&ks->stop)) {
-		pthread_mutex_unlock(&ks->lock);
+		mutex_unlock(&ks->lock);
 		return;
 	}
 	/* prepare_to_wait(): from here on a waker sees kswapd waiting (see kswapd_sleeping()). */
 	ks->woken = false;
 	ks->waiting = true;
-	pthread_mutex_unlock(&ks->lock);
+	mutex_unlock(&ks->lock);
 	atomic_thread_fence(memory_order_seq_cst);
 	/*
 	 * The balance checks read counters only and run unlocked, as the wakers' do: a waker
 	 * then takes the lock only to wake kswapd, not to wait while kswapd weighs its zones.
 	 */
 	if (check->balanced(eng, pgdat, check)) {
-		pthread_mutex_lock(&ks->lock);
+		mutex_lock(&ks->lock);
 		remaining = kswapd_wait(eng, ks, eng->cfg.kswapd_nap_ms);
-		pthread_mutex_unlock(&ks->lock);
+		mutex_unlock(&ks->lock);
 		if (remaining && check->woken_early)
 			check->woken_early(pgdat, check);
 	}
 	if (!remaining && check->balanced(eng, pgdat, check)) {
-		pthread_mutex_lock(&ks->lock);
+		mutex_lock(&ks->lock);
 		kswapd_wait(eng, ks, 0);
-		pthread_mutex_unlock(&ks->lock);
+		mutex_unlock(&ks->lock);
 	} else {
 		count_vm_event(eng, remaining ? NLRU_KSWAPD_LOW_WMARK_HIT_QUICKLY
 					      : NLRU_KSWAPD_HIGH_WMARK_HIT_QUICKLY);
@@ -386,10 +386,10 @@ void kswapd_stop_all(struct nlru_engine *eng)
 
 		if (!pgdat || !pgdat->kswapd.started)
 			continue;
-		pthread_mutex_lock(&pgdat->kswapd.lock);
+		mutex_lock(&pgdat->kswapd.lock);
 		atomic_store(&pgdat->kswapd.stop, true);
 		pthread_cond_signal(&pgdat->kswapd.wait);
-		pthread_mutex_unlock(&pgdat->kswapd.lock);
+		mutex_unlock(&pgdat->kswapd.lock);
 		pthread_join(pgdat->kswapd.thread, NULL);
 		pgdat->kswapd.started = false;
 	}

@@ -98,7 +98,7 @@ void kswapd_wake(struct nlru_engine *eng, struct kswapd_state *ks);
 /* Start and stop the per-node threads (engine creation and destruction). */
 int kswapd_start_all(struct nlru_engine *eng);
 void kswapd_stop_all(struct nlru_engine *eng);
-void kswapd_state_init(struct kswapd_state *ks);
+void kswapd_state_init(struct kswapd_state *ks, const struct nlru_log *log);
 void kswapd_state_destroy(struct kswapd_state *ks);
 
 #endif /* NODELRU_KSWAPD_H */

@@ -15,6 +15,7 @@
 #include <nodelru/vmstat.h>
 
 #include "debug.h"
+#include "mutex.h"
 #include "page.h"
 #include "pfnlist.h"
 #include "spinlock.h"
@@ -69,11 +70,11 @@ enum pcp_stat {
  * keep their layout.
  */
 struct per_cpu_pages {
-	struct spinlock lock;   /* held by refill, batch free and drain; fast paths back off */
-	int high;               /* hand batch pages back once count reaches this */
-	_Atomic uint64_t state; /* bits 0-15: pages held (count); 16-63: allocations made */
-	uint32_t *pfns;         /* pfns[0] coldest .. pfns[count - 1] hottest */
-	int batch;              /* pages moved to or from the buddy lists at a time */
+	struct raw_spinlock lock; /* held by refill, batch free and drain; fast paths back off */
+	int high;                 /* hand batch pages back once count reaches this */
+	_Atomic uint64_t state;   /* bits 0-15: pages held (count); 16-63: allocations made */
+	uint32_t *pfns;           /* pfns[0] coldest .. pfns[count - 1] hottest */
+	int batch;                /* pages moved to or from the buddy lists at a time */
 	_Atomic long stat[NR_PCP_STATS];
 	/*
 	 * Zone mode (page_alloc_47.c): pages of orders above 0 allocated through this CPU, and
@@ -229,7 +230,7 @@ enum { ZONELIST_FALLBACK, ZONELIST_NOFALLBACK, MAX_ZONELISTS };
 struct kswapd_state {
 	pthread_t thread;
 	bool started;
-	pthread_mutex_t lock; /* taken to set woken and to wait for it */
+	struct mutex lock; /* taken to set woken and to wait for it */
 	pthread_cond_t wait;
 	/* asleep or napping: waitqueue_active(&pgdat->kswapd_wait); read without the lock too */
 	_Atomic bool waiting;

@@ -6,7 +6,7 @@
 
 #include "owner.h"
 
-int owner_table_init(struct owner_table *table)
+int owner_table_init(struct owner_table *table, const struct nlru_log *log)
 {
 	pthread_rwlockattr_t attr;
 	int r;
@@ -15,14 +15,14 @@ int owner_table_init(struct owner_table *table)
 	/* Writers first: a destroy must not starve behind back-to-back reclaim passes. */
 	pthread_rwlockattr_init(&attr);
 	pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
-	r = pthread_rwlock_init(&table->lock, &attr);
+	r = rwlock_init(&table->lock, &attr, LOCK_OWNERS, log);
 	pthread_rwlockattr_destroy(&attr);
 	return -r;
 }
 
 void owner_table_destroy(struct owner_table *table)
 {
-	pthread_rwlock_destroy(&table->lock);
+	rwlock_destroy(&table->lock);
 	free(table->owners);
 }
 
@@ -30,10 +30,10 @@ uint32_t owner_table_count(struct owner_table *table)
 {
 	uint32_t n = 0;
 
-	pthread_rwlock_rdlock(&table->lock);
+	rwlock_rdlock(&table->lock);
 	for (uint32_t i = 1; i < table->capacity; i++)
 		n += table->owners[i] != NULL;
-	pthread_rwlock_unlock(&table->lock);
+	rwlock_unlock(&table->lock);
 	return n;
 }
 
@@ -51,9 +51,9 @@ bool owner_clashes(struct owner_table *table, const struct owner_head *owner,
 {
 	bool found;
 
-	pthread_rwlock_rdlock(&table->lock);
+	rwlock_rdlock(&table->lock);
 	found = clashes_locked(table, owner, clash);
-	pthread_rwlock_unlock(&table->lock);
+	rwlock_unlock(&table->lock);
 	return found;
 }
 
@@ -63,9 +63,9 @@ int owner_register(struct owner_table *table, struct owner_head *owner,
 	uint32_t i;
 	int r = 0;
 
-	pthread_rwlock_wrlock(&table->lock);
+	rwlock_wrlock(&table->lock);
 	if (clashes_locked(table, owner, clash)) {
-		pthread_rwlock_unlock(&table->lock);
+		rwlock_unlock(&table->lock);
 		return -EBUSY;
 	}
 	for (i = 1; i < table->capacity && table->owners[i]; i++)
@@ -88,7 +88,7 @@ int owner_register(struct owner_table *table, struct owner_head *owner,
 		table->owners[i] = owner;
 		owner->id = i;
 	}
-	pthread_rwlock_unlock(&table->lock);
+	rwlock_unlock(&table->lock);
 	return r;
 }
 

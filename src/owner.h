@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "mutex.h"
+
 /* Every owner starts with this, so a table entry says what it is. */
 enum owner_type { OWNER_REGION = 1, OWNER_FILE };
 
@@ -19,12 +21,13 @@ struct owner_head {
 
 struct owner_table {
 	/* read: a reclaim pass over isolated pages; write: owners come and go, pages dropped */
-	pthread_rwlock_t lock;
+	struct rwlock lock;
 	struct owner_head **owners;
 	uint32_t capacity;
 };
 
-int owner_table_init(struct owner_table *table);
+/* An empty table whose lock reports to @log (debug builds).  0 or -errno. */
+int owner_table_init(struct owner_table *table, const struct nlru_log *log);
 void owner_table_destroy(struct owner_table *table);
 /* Owners still registered (the engine cannot be destroyed while any is). */
 uint32_t owner_table_count(struct owner_table *table);

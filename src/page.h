@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "debug.h"
+#include "spinlock.h"
 
 /* Page flag bits, named as Linux's enum pageflags. */
 enum pageflags {
@@ -139,6 +140,27 @@ static inline void page_init(struct page *page, int nid, unsigned int zid)
 		.next = UINT32_MAX,
 		.prev = UINT32_MAX,
 	};
+}
+
+/*
+ * lock_page(): PG_locked as a bit spinlock, checked as LOCK_PAGE in the lock order (full
+ * debug builds, which report to @log).  unlock_page() releases it.
+ */
+#define lock_page(page, log) lock_page_at(page, log, __FILE__, __LINE__)
+#define unlock_page(page, log) unlock_page_at(page, log, __FILE__, __LINE__)
+
+static inline void lock_page_at(struct page *page, const struct nlru_log *log, const char *file,
+				int line)
+{
+	witness_lock_(LOCK_PAGE, log, file, line);
+	bit_spin_lock(&page->flags, PG_locked);
+}
+
+static inline void unlock_page_at(struct page *page, const struct nlru_log *log, const char *file,
+				  int line)
+{
+	bit_spin_unlock(&page->flags, PG_locked);
+	witness_unlock_(LOCK_PAGE, log, file, line);
 }
 
 #endif /* NODELRU_PAGE_H */

@@ -109,7 +109,7 @@ static __cold_noinline bool rmqueue_pcplist_slow(struct nlru_engine *eng, struct
 	if (count)
 		*pfn = pcp->pfns[count - 1];
 	pcp_set_count(pcp, count ? count - 1 : 0, count ? 1 : 0);
-	pcp_unlock(pcp);
+	pcp_unlock(eng, pcp);
 	return count != 0;
 }
 
@@ -448,7 +448,7 @@ static __cold_noinline void free_pcp_page_slow(struct nlru_engine *eng, struct z
 	pcp_set_count(pcp, count, 0);
 	if (count >= pcp->high)
 		free_pcp_batch(zone, pcp, count, MIN(pcp->batch, count));
-	pcp_unlock(pcp);
+	pcp_unlock(eng, pcp);
 }
 
 static __hot_inline void free_pcp_page(struct nlru_engine *eng, struct zone *zone, uint32_t pfn)
@@ -512,7 +512,7 @@ static void drain_pcp(struct nlru_engine *eng, struct zone *zone, int cpu)
 
 	if (count)
 		free_pcp_batch(zone, pcp, count, count);
-	pcp_unlock(pcp);
+	pcp_unlock(eng, pcp);
 }
 
 void drain_all_pages(struct nlru_engine *eng)
@@ -545,7 +545,7 @@ int zone_pcp_init(struct nlru_engine *eng, struct zone *zone)
 	for (int cpu = 0; cpu < eng->nr_cpus; cpu++) {
 		struct per_cpu_pages *pcp = &zone->pageset[cpu];
 
-		spin_lock_init(&pcp->lock);
+		raw_spin_lock_init(&pcp->lock);
 		pcp->high = high;
 		pcp->batch = batch;
 		pcp->pfns = calloc((size_t)MAX(high, batch) + 1, sizeof(*pcp->pfns));

@@ -11,10 +11,10 @@
 /* Nodes a cache keeps at most: the index of a 1 GiB file, 2 MiB of nodes. */
 #define CACHE_MAX 4096
 
-void pageindex_cache_init(struct pageindex_cache *cache)
+void pageindex_cache_init(struct pageindex_cache *cache, const struct nlru_log *log)
 {
 	*cache = (struct pageindex_cache){0};
-	spin_lock_init(&cache->lock);
+	spin_lock_init(&cache->lock, LOCK_PAGEINDEX_CACHE, log);
 }
 
 void pageindex_cache_destroy(struct pageindex_cache *cache)

@@ -39,7 +39,8 @@ struct pageindex {
 	struct pageindex_cache *cache;
 };
 
-void pageindex_cache_init(struct pageindex_cache *cache);
+/* An empty cache whose lock reports to @log (debug builds). */
+void pageindex_cache_init(struct pageindex_cache *cache, const struct nlru_log *log);
 /* Free the nodes kept: every index using the cache is destroyed. */
 void pageindex_cache_destroy(struct pageindex_cache *cache);
 

@@ -32,7 +32,7 @@
 /*
  * A lock holder's token: a value no other thread has (a remote locker tells by it whether a
  * local sequence overwrote its claim).  Handed out in turn, odd from 3 up: never 0 (free),
- * never 1 (spin_lock()'s value); a thread address cut to 32 bits could repeat.
+ * never 1 (raw_spin_lock()'s value); a thread address cut to 32 bits could repeat.
  */
 static _Atomic int lock_tokens_given;
 static __thread int lock_token;
@@ -78,11 +78,15 @@ static void wait_for_unlock(struct per_cpu_pages *pcp)
 	}
 }
 
+static struct per_cpu_pages *lock_cpu(struct nlru_engine *eng, struct zone *zone, int cpu);
+
 struct per_cpu_pages *pcp_lock_local(struct nlru_engine *eng, struct zone *zone, int *cpu)
 {
+	/* The lock order is checked here, before and outside any sequence. */
+	witness_lock(LOCK_PCP, &eng->log);
 	if (!eng->pcp_rseq) {
 		*cpu = this_cpu(eng);
-		spin_lock(&zone->pageset[*cpu].lock);
+		raw_spin_lock(&zone->pageset[*cpu].lock);
 		return &zone->pageset[*cpu];
 	}
 	while (rseq_lock(zone->pageset, (uint32_t)eng->nr_cpus, LOCK_TOKEN, cpu)) {
@@ -90,7 +94,7 @@ struct per_cpu_pages *pcp_lock_local(struct nlru_engine *eng, struct zone *zone,
 		 * as a drain takes another CPU's. */
 		if ((unsigned int)current_cpu() >= (unsigned int)eng->nr_cpus) {
 			*cpu = 0;
-			return pcp_lock_cpu(eng, zone, 0);
+			return lock_cpu(eng, zone, 0);
 		}
 		wait_for_unlock(&zone->pageset[this_cpu(eng)]);
 	}
@@ -115,13 +119,13 @@ static void fence_cpu(struct nlru_engine *eng, int cpu)
 			cpu, strerror(errno));
 }
 
-struct per_cpu_pages *pcp_lock_cpu(struct nlru_engine *eng, struct zone *zone, int cpu)
+static struct per_cpu_pages *lock_cpu(struct nlru_engine *eng, struct zone *zone, int cpu)
 {
 	struct per_cpu_pages *pcp = &zone->pageset[cpu];
 	int token = LOCK_TOKEN;
 
 	if (!eng->pcp_rseq) {
-		spin_lock(&pcp->lock);
+		raw_spin_lock(&pcp->lock);
 		return pcp;
 	}
 	for (;;) {
@@ -137,9 +141,16 @@ struct per_cpu_pages *pcp_lock_cpu(struct nlru_engine *eng, struct zone *zone, i
 	}
 }
 
-void pcp_unlock(struct per_cpu_pages *pcp)
+struct per_cpu_pages *pcp_lock_cpu(struct nlru_engine *eng, struct zone *zone, int cpu)
 {
-	spin_unlock(&pcp->lock);
+	witness_lock(LOCK_PCP, &eng->log);
+	return lock_cpu(eng, zone, cpu);
+}
+
+void pcp_unlock(struct nlru_engine *eng, struct per_cpu_pages *pcp)
+{
+	raw_spin_unlock(&pcp->lock);
+	witness_unlock(LOCK_PCP, &eng->log);
 }
 
 int pcp_pop_locked(struct nlru_engine *eng, struct zone *zone, uint32_t *pfn)
@@ -147,14 +158,14 @@ int pcp_pop_locked(struct nlru_engine *eng, struct zone *zone, uint32_t *pfn)
 	struct per_cpu_pages *pcp = &zone->pageset[this_cpu(eng)];
 	int count;
 
-	if (!spin_trylock(&pcp->lock))
+	if (!raw_spin_trylock(&pcp->lock))
 		return -EAGAIN;
 	count = pcp_count(pcp);
 	if (count) {
 		*pfn = pcp->pfns[count - 1];
 		pcp_set_count(pcp, count - 1, 1);
 	}
-	spin_unlock(&pcp->lock);
+	raw_spin_unlock(&pcp->lock);
 	return count ? 0 : -EAGAIN;
 }
 
@@ -164,7 +175,7 @@ int pcp_push_locked(struct nlru_engine *eng, struct zone *zone, uint32_t pfn)
 	int count;
 	bool room;
 
-	if (!spin_trylock(&pcp->lock))
+	if (!raw_spin_trylock(&pcp->lock))
 		return -EAGAIN;
 	count = pcp_count(pcp);
 	room = count + 1 < pcp->high;
@@ -172,6 +183,6 @@ int pcp_push_locked(struct nlru_engine *eng, struct zone *zone, uint32_t pfn)
 		pcp->pfns[count] = pfn;
 		pcp_set_count(pcp, count + 1, 0);
 	}
-	spin_unlock(&pcp->lock);
+	raw_spin_unlock(&pcp->lock);
 	return room ? 0 : -EAGAIN;
 }

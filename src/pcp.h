@@ -166,7 +166,10 @@ static inline int rseq_lock(struct per_cpu_pages *base, uint32_t ncpu, int token
 }
 #endif
 
-/* The same with the lock, where restartable sequences are not available. */
+/*
+ * The same with the lock, where restartable sequences are not available: a trylock around a
+ * few loads and stores, which no lock order can make wait, and so left out of the check.
+ */
 int pcp_pop_locked(struct nlru_engine *eng, struct zone *zone, uint32_t *pfn);
 int pcp_push_locked(struct nlru_engine *eng, struct zone *zone, uint32_t pfn);
 
@@ -186,11 +189,11 @@ static inline int pcp_push_fast(struct nlru_engine *eng, struct zone *zone, uint
 	return pcp_push_locked(eng, zone, pfn);
 }
 
-/* Lock the list of the CPU this thread runs on, returned in *cpu. */
+/* Lock the list of the CPU this thread runs on, returned in *cpu.  Order-checked (witness.h). */
 struct per_cpu_pages *pcp_lock_local(struct nlru_engine *eng, struct zone *zone, int *cpu);
 /* Lock the list of any CPU (drains, readers). */
 struct per_cpu_pages *pcp_lock_cpu(struct nlru_engine *eng, struct zone *zone, int cpu);
-void pcp_unlock(struct per_cpu_pages *pcp);
+void pcp_unlock(struct nlru_engine *eng, struct per_cpu_pages *pcp);
 
 /* Decide at engine creation whether the lists use restartable sequences. */
 void pcp_setup(struct nlru_engine *eng);

@@ -28,7 +28,7 @@ struct nlru_shrinker {
 int shrinker_list_init(struct nlru_engine *eng)
 {
 	eng->shrinkers = NULL;
-	return -pthread_rwlock_init(&eng->shrinker_rwsem, NULL);
+	return -rwlock_init(&eng->shrinker_rwsem, NULL, LOCK_SHRINKERS, &eng->log);
 }
 
 void shrinker_list_destroy(struct nlru_engine *eng)
@@ -49,7 +49,7 @@ void shrinker_list_destroy(struct nlru_engine *eng)
 		free(eng->shrinkers);
 		eng->shrinkers = next;
 	}
-	pthread_rwlock_destroy(&eng->shrinker_rwsem);
+	rwlock_destroy(&eng->shrinker_rwsem);
 }
 
 int nlru_shrinker_register(struct nlru_engine *eng, const struct nlru_shrinker_def *def,
@@ -80,10 +80,10 @@ int nlru_shrinker_register(struct nlru_engine *eng, const struct nlru_shrinker_d
 		shrinker->def.seeks = NLRU_DEFAULT_SEEKS;
 	if (!shrinker->def.batch)
 		shrinker->def.batch = SHRINK_BATCH;
-	pthread_rwlock_wrlock(&eng->shrinker_rwsem);
+	rwlock_wrlock(&eng->shrinker_rwsem);
 	shrinker->next = eng->shrinkers;
 	eng->shrinkers = shrinker;
-	pthread_rwlock_unlock(&eng->shrinker_rwsem);
+	rwlock_unlock(&eng->shrinker_rwsem);
 	*out = shrinker;
 	return 0;
 }
@@ -96,12 +96,12 @@ int nlru_shrinker_unregister(struct nlru_shrinker *shrinker)
 	if (!shrinker)
 		return 0;
 	eng = shrinker->eng;
-	pthread_rwlock_wrlock(&eng->shrinker_rwsem);
+	rwlock_wrlock(&eng->shrinker_rwsem);
 	for (link = &eng->shrinkers; *link && *link != shrinker; link = &(*link)->next)
 		;
 	if (*link)
 		*link = shrinker->next;
-	pthread_rwlock_unlock(&eng->shrinker_rwsem);
+	rwlock_unlock(&eng->shrinker_rwsem);
 	free(shrinker);
 	return 0;
 }
@@ -162,11 +162,11 @@ unsigned long shrink_slab(struct nlru_engine *eng, int nid, unsigned long nr_sca
 	if (nr_scanned == 0)
 		nr_scanned = SWAP_CLUSTER_MAX;
 	/* Someone is (un)registering: report progress rather than wait, as Linux does. */
-	if (pthread_rwlock_tryrdlock(&eng->shrinker_rwsem))
+	if (rwlock_tryrdlock(&eng->shrinker_rwsem))
 		return 1;
 	for (struct nlru_shrinker *s = eng->shrinkers; s; s = s->next)
 		freed += do_shrink_slab(eng, s, (s->def.flags & NLRU_SHRINKER_NUMA_AWARE) ? nid : 0,
 					nr_scanned, nr_eligible);
-	pthread_rwlock_unlock(&eng->shrinker_rwsem);
+	rwlock_unlock(&eng->shrinker_rwsem);
 	return freed;
 }

@@ -31,7 +31,7 @@ struct swap_device {
 	void (*read_hook)(void *arg, uint32_t slot); /* test hook: a page was read from @slot */
 	void *read_hook_arg;
 	/* Write errors reported, Linux's printk_ratelimited() (its defaults: 10 every 5 s). */
-	pthread_mutex_t err_lock;
+	struct mutex err_lock;
 	uint64_t err_window_ns;
 	int err_logged;
 	long err_dropped;
@@ -93,11 +93,11 @@ int swap_open(struct nlru_engine *eng, const char *path, uint64_t pages, struct 
 	if (!swap)
 		return -ENOMEM;
 	swap->nr_slots = (uint32_t)pages;
-	pthread_mutex_init(&swap->err_lock, NULL);
+	mutex_init(&swap->err_lock, LOCK_SWAP_ERRORS, &eng->log);
 	swap->map = calloc((pages + 63) / 64 + 1, sizeof(uint64_t));
 	r = swap->map ? open_swap_file(path, &eng->log, &swap->fd) : -ENOMEM;
 	if (r) {
-		pthread_mutex_destroy(&swap->err_lock);
+		mutex_destroy(&swap->err_lock);
 		free(swap->map);
 		free(swap);
 		return r;
@@ -109,7 +109,7 @@ int swap_open(struct nlru_engine *eng, const char *path, uint64_t pages, struct 
 		swap_close(swap);
 		return r;
 	}
-	spin_lock_init(&swap->lock);
+	spin_lock_init(&swap->lock, LOCK_SWAP, &eng->log);
 	if (pages % 64)
 		swap->map[pages / 64] = ~0ull << (pages % 64);
 	atomic_init(&swap->nr_free, (long)pages);
@@ -122,7 +122,7 @@ void swap_close(struct swap_device *swap)
 	if (!swap)
 		return;
 	close(swap->fd);
-	pthread_mutex_destroy(&swap->err_lock);
+	mutex_destroy(&swap->err_lock);
 	free(swap->map);
 	free(swap);
 }
@@ -214,7 +214,7 @@ void swap_write_failed(struct nlru_engine *eng, int err)
 	count_vm_event(eng, NLRU_SWAP_WRITE_FAIL);
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	ns = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
-	pthread_mutex_lock(&swap->err_lock);
+	mutex_lock(&swap->err_lock);
 	if (ns - swap->err_window_ns >= ERR_LOG_INTERVAL_NS) {
 		dropped = swap->err_dropped;
 		swap->err_window_ns = ns;
@@ -225,7 +225,7 @@ void swap_write_failed(struct nlru_engine *eng, int err)
 		swap->err_logged++;
 	else
 		swap->err_dropped++;
-	pthread_mutex_unlock(&swap->err_lock);
+	mutex_unlock(&swap->err_lock);
 	if (dropped)
 		log_err(&eng->log,
 			"swap-out: %ld more failures not logged (nlru_swap_write_fail "

@@ -718,9 +718,9 @@ static bool shrink_lruvec_and_slab(struct nlru_engine *eng, struct lruvec *lruve
 	unsigned long reclaimed = sc->nr_reclaimed, scanned = sc->nr_scanned, lru_pages;
 	struct reclaim_state reclaim_state = {0};
 
-	pthread_rwlock_rdlock(&eng->owners.lock);
+	rwlock_rdlock(&eng->owners.lock);
 	lru_pages = shrink_lruvec(eng, lruvec, sc);
-	pthread_rwlock_unlock(&eng->owners.lock);
+	rwlock_unlock(&eng->owners.lock);
 	if (with_slab) {
 		/* Caches off the LRU give back in proportion to what this pass scanned of it. */
 		current_reclaim_state = &reclaim_state;
@@ -746,9 +746,9 @@ void age_active_anon(struct nlru_engine *eng, struct lruvec *lruvec, struct scan
 {
 	if (!total_swap_pages(eng) || !inactive_list_is_low(eng, lruvec, false, sc))
 		return;
-	pthread_rwlock_rdlock(&eng->owners.lock);
+	rwlock_rdlock(&eng->owners.lock);
 	shrink_active_list(eng, SWAP_CLUSTER_MAX, lruvec, sc, LRU_ACTIVE_ANON);
-	pthread_rwlock_unlock(&eng->owners.lock);
+	rwlock_unlock(&eng->owners.lock);
 }
 
 /* shrink_zones(), 4.8: each node of the zonelist once per priority, eligible zones only. */

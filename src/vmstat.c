@@ -191,7 +191,7 @@ static long pcp_frees(struct nlru_engine *eng, struct zone *zone)
 		sum += pcp_count(pcp) + (long)pcp_allocs(pcp) +
 		       atomic_load(&pcp->stat[PCP_RETURNED]) -
 		       atomic_load(&pcp->stat[PCP_REFILLED]);
-		pcp_unlock(pcp);
+		pcp_unlock(eng, pcp);
 	}
 	return sum;
 }

@@ -27,11 +27,43 @@ static int __lsan_do_recoverable_leak_check(void)
 
 char test_log_last[512];
 int test_log_count;
+char test_log_debug[512];
 
 void test_log(void *arg, enum nlru_log_level level, const char *msg)
 {
 	snprintf(test_log_last, sizeof(test_log_last), "%s", msg);
 	test_log_count++;
+	if (!strncmp(msg, "debug: ", 7) && !test_log_debug[0])
+		snprintf(test_log_debug, sizeof(test_log_debug), "%s", msg);
+}
+
+void check_debug_counters(void)
+{
+	cr_assert_eq(debug_check_failures(), 0, "%lu debug checks failed; the first said: %s",
+		     debug_check_failures(), test_log_debug);
+	cr_assert_eq(witness_violations(), 0, "%lu lock-order violations; the first said: %s",
+		     witness_violations(), test_log_debug);
+}
+
+/*
+ * The unit tests are linked with --wrap=nlru_engine_destroy (tests/unit/meson.build): every
+ * engine a test destroys checks, as it goes, that no debug check failed and that the lock
+ * order held for as long as the test ran.
+ */
+int __real_nlru_engine_destroy(struct nlru_engine *eng);
+int __wrap_nlru_engine_destroy(struct nlru_engine *eng);
+
+int __wrap_nlru_engine_destroy(struct nlru_engine *eng)
+{
+	int r = __real_nlru_engine_destroy(eng);
+
+	check_debug_counters();
+	return r;
+}
+
+int destroy_engine_unchecked(struct nlru_engine *eng)
+{
+	return __real_nlru_engine_destroy(eng);
 }
 
 void run_in_mode(enum nlru_mode mode)

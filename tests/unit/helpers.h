@@ -17,7 +17,17 @@
 /* The last message the library logged, and how many it logged, for the current test. */
 extern char test_log_last[512];
 extern int test_log_count;
+/* The first message of a failed debug check or lock-order violation ("debug: ..."), or "". */
+extern char test_log_debug[512];
 void test_log(void *arg, enum nlru_log_level level, const char *msg);
+
+/*
+ * No debug check failed and no lock-order violation was seen in this test's process so far
+ * (debug.h, witness.h).  Every nlru_engine_destroy() of a unit test checks it too.
+ */
+void check_debug_counters(void);
+/* nlru_engine_destroy() without that check: for tests that break an invariant on purpose. */
+int destroy_engine_unchecked(struct nlru_engine *eng);
 
 /*
  * The test needs one mode: it runs in it even when the suite runs in the other (NLRU_MODE,

@@ -179,9 +179,9 @@ static bool kswapd_waiting(struct kswapd_state *ks)
 {
 	bool waiting;
 
-	pthread_mutex_lock(&ks->lock);
+	mutex_lock(&ks->lock);
 	waiting = ks->waiting;
-	pthread_mutex_unlock(&ks->lock);
+	mutex_unlock(&ks->lock);
 	return waiting;
 }
 

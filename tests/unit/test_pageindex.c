@@ -10,7 +10,7 @@ static struct pageindex_cache cache;
 
 static void cache_init(void)
 {
-	pageindex_cache_init(&cache);
+	pageindex_cache_init(&cache, NULL);
 }
 
 static void cache_fini(void)
