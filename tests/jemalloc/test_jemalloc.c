@@ -20,10 +20,14 @@ TestSuite(jemalloc, .timeout = 120);
 #define NOCACHE MALLOCX_TCACHE_NONE
 
 static char log_last[512];
+/* The first report of the engine's debug checks (full debug builds: "debug: ..."), or "". */
+static char log_debug[512];
 
 static void remember_log(void *arg, enum nlru_log_level level, const char *msg)
 {
 	snprintf(log_last, sizeof(log_last), "%s", msg);
+	if (!strncmp(msg, "debug: ", 7) && !log_debug[0])
+		snprintf(log_debug, sizeof(log_debug), "%s", msg);
 }
 
 static struct nlru_engine *engine(long node_mib, const char *topology, bool kswapd)
@@ -80,6 +84,7 @@ static void destroy_all(struct nlru_engine *eng, struct nlru_jemalloc *je)
 	cr_assert_eq(nlru_jemalloc_destroy(je), 0, "arena destroy: %s", log_last);
 	cr_expect_eq(stat_value(eng, "nr_slab_unreclaimable"), 0, "every page went back");
 	cr_assert_eq(nlru_engine_destroy(eng), 0, "engine destroy: %s", log_last);
+	cr_assert_str_empty(log_debug, "the engine's debug checks: %s", log_debug);
 }
 
 Test(jemalloc, objects_live_on_engine_pages_counted_as_slab)

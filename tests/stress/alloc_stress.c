@@ -18,6 +18,8 @@
 #include <nodelru/nodelru.h>
 #include <nodelru/vmstat.h>
 
+#include "debug_log.h"
+
 #define HELD 64
 
 struct worker {
@@ -118,6 +120,7 @@ int main(int argc, char **argv)
 	nlru_config_init(&cfg);
 	cfg.node_mib = 8;
 	cfg.topology = "pack:2 numa:1 core:1 pu:1";
+	cfg.log = debug_log;
 	if (nlru_engine_create(&cfg, &eng))
 		return 1;
 	pthread_create(&drainer, NULL, drainer_main, eng);
@@ -139,6 +142,8 @@ int main(int argc, char **argv)
 		fail("frees were refused", (long)snap.events[NLRU_BAD_FREE]);
 	if (nlru_engine_destroy(eng))
 		fail("destroy refused: pages leaked", 0);
+	if (debug_log_reports())
+		fail("debug checks failed (above)", debug_log_reports());
 	printf("alloc_stress: %d threads x %ld operations, %lu pages allocated, %s\n", threads, ops,
 	       (unsigned long)alloc, atomic_load(&errors) ? "FAILED" : "ok");
 	free(w);

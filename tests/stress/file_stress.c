@@ -16,6 +16,8 @@
 
 #include <nodelru/nodelru.h>
 
+#include "debug_log.h"
+
 static atomic_long errors;
 static atomic_bool done;
 static char dir[] = "/tmp/nlru-file-stress-XXXXXX";
@@ -122,6 +124,7 @@ int main(int argc, char **argv)
 	nlru_config_init(&cfg);
 	cfg.node_mib = 8;
 	cfg.swap_mib = 32;
+	cfg.log = debug_log;
 	if (nlru_engine_create(&cfg, &eng))
 		return 1;
 	pthread_create(&hog, NULL, hog_main, eng);
@@ -146,6 +149,8 @@ int main(int argc, char **argv)
 	rmdir(dir);
 	if (nlru_engine_destroy(eng))
 		fail("destroy");
+	if (debug_log_reports())
+		fail("debug checks failed (above)");
 	printf("file_stress: %d copies of %ld MiB through an 8 MiB engine, %ld errors\n", copiers,
 	       mib, atomic_load(&errors));
 	free(c);

@@ -18,6 +18,8 @@
 #include <nodelru/jemalloc.h>
 #include <nodelru/vmstat.h>
 
+#include "debug_log.h"
+
 #define SLOTS 64
 #define HOG_PAGES 6144 /* 1.5 times the engine */
 
@@ -109,6 +111,7 @@ int main(int argc, char **argv)
 	nlru_config_init(&cfg);
 	cfg.node_mib = 16;
 	cfg.prefault = 1;
+	cfg.log = debug_log;
 	nlru_jemalloc_config_init(&jcfg);
 	jcfg.dirty_decay_ms = -1; /* only pressure gives pages back */
 	if (nlru_engine_create(&cfg, &eng) || nlru_jemalloc_create(eng, &jcfg, &je) ||
@@ -133,6 +136,10 @@ int main(int argc, char **argv)
 	       atomic_load(&errors));
 	if (nlru_region_destroy(region) || nlru_jemalloc_destroy(je) || nlru_engine_destroy(eng))
 		return 1;
+	if (debug_log_reports()) {
+		printf("jemalloc_stress: %ld debug checks failed (above)\n", debug_log_reports());
+		return 1;
+	}
 	/* With dirty_decay_ms -1, only the purge shrinker gives pages back: it must have run. */
 	if (!st.purges) {
 		printf("jemalloc_stress: reclaim never purged the arena\n");

@@ -15,6 +15,8 @@
 #include <nodelru/nodelru.h>
 #include <nodelru/vmstat.h>
 
+#include "debug_log.h"
+
 #define PAGES 3072 /* per region: 1.5 times the engine */
 #define WORDS (4096 / sizeof(uint64_t))
 
@@ -79,6 +81,7 @@ int main(int argc, char **argv)
 	nlru_config_init(&cfg);
 	cfg.node_mib = 8;
 	cfg.swap_mib = 64;
+	cfg.log = debug_log;
 	if (!w || !tid || nlru_engine_create(&cfg, &eng))
 		return 1;
 	for (int i = 0; i < threads; i++) {
@@ -93,6 +96,8 @@ int main(int argc, char **argv)
 	nlru_vmstat_get(&snap, "pswpout", &out);
 	if (nlru_engine_destroy(eng))
 		atomic_fetch_add(&errors, 1);
+	if (debug_log_reports())
+		atomic_fetch_add(&errors, debug_log_reports());
 	printf("reclaim_stress: %d threads x %ld operations, %lld pages swapped out, %ld errors\n",
 	       threads, ops, (long long)out, atomic_load(&errors));
 	free(w);
