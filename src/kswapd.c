@@ -184,9 +184,12 @@ int balance_pgdat_48(struct nlru_engine *eng, struct pglist_data *pgdat, int ord
 	return sc.order;
 }
 
-/* prepare_kswapd_sleep(): every eligible zone balanced (stricter than balance_pgdat's exit). */
-static bool prepare_kswapd_sleep_48(struct pglist_data *pgdat, int order, int classzone_idx)
+/* prepare_kswapd_sleep() (4.8): every eligible zone balanced (stricter than balance_pgdat's exit).
+ */
+bool prepare_kswapd_sleep_48(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
+			     int classzone_idx)
 {
+	(void)eng;
 	for (int zid = 0; zid <= classzone_idx; zid++) {
 		struct zone *zone = &pgdat->node_zones[zid];
 
@@ -229,9 +232,10 @@ static bool kswapd_wait(struct nlru_engine *eng, struct kswapd_state *ks, long m
 	return ks->woken;
 }
 
-void kswapd_nap_then_sleep(struct nlru_engine *eng, struct pglist_data *pgdat,
-			   const struct kswapd_sleep_check *check)
+void kswapd_try_to_sleep(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
+			 int classzone_idx)
 {
+	const struct reclaim_mode *mode = eng->mode;
 	struct kswapd_state *ks = &pgdat->kswapd;
 	bool remaining = false;
 
@@ -249,14 +253,14 @@ void kswapd_nap_then_sleep(struct nlru_engine *eng, struct pglist_data *pgdat,
 	 * The balance checks read counters only and run unlocked, as the wakers' do: a waker
 	 * then takes the lock only to wake kswapd, not to wait while kswapd weighs its zones.
 	 */
-	if (check->balanced(eng, pgdat, check)) {
+	if (mode->prepare_kswapd_sleep(eng, pgdat, order, classzone_idx)) {
 		mutex_lock(&ks->lock);
 		remaining = kswapd_wait(eng, ks, eng->cfg.kswapd_nap_ms);
 		mutex_unlock(&ks->lock);
-		if (remaining && check->woken_early)
-			check->woken_early(pgdat, check);
+		if (remaining)
+			mode->kswapd_woken_early(pgdat, order, classzone_idx);
 	}
-	if (!remaining && check->balanced(eng, pgdat, check)) {
+	if (!remaining && mode->prepare_kswapd_sleep(eng, pgdat, order, classzone_idx)) {
 		mutex_lock(&ks->lock);
 		kswapd_wait(eng, ks, 0);
 		mutex_unlock(&ks->lock);
@@ -267,32 +271,11 @@ void kswapd_nap_then_sleep(struct nlru_engine *eng, struct pglist_data *pgdat,
 	ks->waiting = false;
 }
 
-static bool prepare_kswapd_sleep_check(struct nlru_engine *eng, struct pglist_data *pgdat,
-				       const struct kswapd_sleep_check *check)
+/* Woken during the nap (4.8): merge the request kswapd napped on into the new one. */
+void kswapd_woken_early_48(struct pglist_data *pgdat, int order, int classzone_idx)
 {
-	(void)eng;
-	return prepare_kswapd_sleep_48(pgdat, check->order, check->classzone_idx);
-}
-
-/* Woken early: merge what we were doing into the new request (4.8 only). */
-static void merge_request(struct pglist_data *pgdat, const struct kswapd_sleep_check *check)
-{
-	atomic_max(&pgdat->kswapd.classzone_idx, check->classzone_idx);
-	atomic_max(&pgdat->kswapd.order, check->order);
-}
-
-/* kswapd_try_to_sleep() (4.8): the sleep check is prepare_kswapd_sleep(). */
-static void kswapd_try_to_sleep(struct nlru_engine *eng, struct pglist_data *pgdat,
-				int reclaim_order, int classzone_idx)
-{
-	const struct kswapd_sleep_check check = {
-		.balanced = prepare_kswapd_sleep_check,
-		.woken_early = merge_request,
-		.order = reclaim_order,
-		.classzone_idx = classzone_idx,
-	};
-
-	kswapd_nap_then_sleep(eng, pgdat, &check);
+	atomic_max(&pgdat->kswapd.classzone_idx, classzone_idx);
+	atomic_max(&pgdat->kswapd.order, order);
 }
 
 /* kswapd() (4.8): sleep, balance for the merged request, sleep at the order it ended at. */

@@ -50,6 +50,16 @@ int balance_pgdat_47(struct nlru_engine *eng, struct pglist_data *pgdat, int ord
 bool pgdat_balanced_47(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
 		       int classzone_idx);
 
+/* prepare_kswapd_sleep(): may kswapd sleep?  4.8: every eligible zone balanced; 4.7:
+ * pgdat_balanced. */
+bool prepare_kswapd_sleep_48(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
+			     int classzone_idx);
+bool prepare_kswapd_sleep_47(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
+			     int classzone_idx);
+/* A wakeup cut kswapd's nap short: 4.8 merges the request it napped on back, 4.7 drops it. */
+void kswapd_woken_early_48(struct pglist_data *pgdat, int order, int classzone_idx);
+void kswapd_woken_early_47(struct pglist_data *pgdat, int order, int classzone_idx);
+
 /* The pending request's reset value: 0 in node mode, the highest zone in zone mode. */
 int kswapd_classzone_reset_48(const struct pglist_data *pgdat);
 int kswapd_classzone_reset_47(const struct pglist_data *pgdat);
@@ -59,21 +69,14 @@ struct scan_control kswapd_scan_control(int order);
 void atomic_max(_Atomic int *v, int x);
 void atomic_min(_Atomic int *v, int x);
 /*
- * kswapd_try_to_sleep(), the part both versions share: if the node is balanced, nap
- * kswapd_nap_ms (HZ/10); if still balanced and not woken meanwhile, sleep until woken.
- * Woken during the nap counts kswapd_low_wmark_hit_quickly, unbalanced after it
- * kswapd_high_wmark_hit_quickly.  What "balanced" means is the version's.
+ * kswapd_try_to_sleep(), the same code in both modes: if the node is balanced for @order and
+ * @classzone_idx, nap kswapd_nap_ms (HZ/10); if still balanced and not woken meanwhile, sleep
+ * until woken.  Woken during the nap counts kswapd_low_wmark_hit_quickly, unbalanced after it
+ * kswapd_high_wmark_hit_quickly.  What "balanced" means, and what becomes of the request
+ * after an early wakeup, are the mode's (prepare_kswapd_sleep, kswapd_woken_early).
  */
-struct kswapd_sleep_check {
-	bool (*balanced)(struct nlru_engine *eng, struct pglist_data *pgdat,
-			 const struct kswapd_sleep_check *check);
-	/* NULL, or what to do when a wakeup cut the nap short. */
-	void (*woken_early)(struct pglist_data *pgdat, const struct kswapd_sleep_check *check);
-	int order, classzone_idx;
-};
-
-void kswapd_nap_then_sleep(struct nlru_engine *eng, struct pglist_data *pgdat,
-			   const struct kswapd_sleep_check *check);
+void kswapd_try_to_sleep(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
+			 int classzone_idx);
 
 /*
  * waitqueue_active(), read before taking ks->lock: false while kswapd runs or a wakeup is

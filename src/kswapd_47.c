@@ -171,25 +171,20 @@ int balance_pgdat_47(struct nlru_engine *eng, struct pglist_data *pgdat, int ord
 
 /*
  * prepare_kswapd_sleep() (4.7): pgdat_balanced() for the classzone the last pass ended at
- * (never after an early wakeup, which kswapd_nap_then_sleep() checks).
+ * (never after an early wakeup, which kswapd_try_to_sleep() checks).
  */
-static bool prepare_kswapd_sleep_47(struct nlru_engine *eng, struct pglist_data *pgdat,
-				    const struct kswapd_sleep_check *check)
+bool prepare_kswapd_sleep_47(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
+			     int classzone_idx)
 {
-	return pgdat_balanced_47(eng, pgdat, check->order, check->classzone_idx);
+	return pgdat_balanced_47(eng, pgdat, order, classzone_idx);
 }
 
-/* kswapd_try_to_sleep() (4.7): as 4.8's, without merging a request that came in early. */
-static void kswapd_try_to_sleep_47(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
-				   int balanced_classzone_idx)
+/* Woken during the nap (4.7): the request kswapd napped on is dropped, not merged. */
+void kswapd_woken_early_47(struct pglist_data *pgdat, int order, int classzone_idx)
 {
-	const struct kswapd_sleep_check check = {
-		.balanced = prepare_kswapd_sleep_47,
-		.order = order,
-		.classzone_idx = balanced_classzone_idx,
-	};
-
-	kswapd_nap_then_sleep(eng, pgdat, &check);
+	(void)pgdat;
+	(void)order;
+	(void)classzone_idx;
 }
 
 int kswapd_classzone_reset_47(const struct pglist_data *pgdat)
@@ -220,7 +215,7 @@ void kswapd_loop_47(struct nlru_engine *eng, struct pglist_data *pgdat)
 			order = new_order;
 			classzone_idx = new_classzone_idx;
 		} else {
-			kswapd_try_to_sleep_47(eng, pgdat, order, balanced_classzone_idx);
+			kswapd_try_to_sleep(eng, pgdat, order, balanced_classzone_idx);
 			take_request(pgdat, &order, &classzone_idx);
 		}
 		if (atomic_load(&ks->stop))

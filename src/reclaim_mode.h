@@ -40,6 +40,14 @@ struct reclaim_mode {
 	void (*kswapd_loop)(struct nlru_engine *eng, struct pglist_data *pgdat);
 	/* nlru_kswapd_run(): one balance pass for what is pending, in the calling thread. */
 	void (*kswapd_run_once)(struct nlru_engine *eng, struct pglist_data *pgdat);
+	/*
+	 * prepare_kswapd_sleep(): is @pgdat balanced enough for kswapd to nap and then sleep,
+	 * for the request (@order, @classzone_idx) it last balanced for?
+	 */
+	bool (*prepare_kswapd_sleep)(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
+				     int classzone_idx);
+	/* A wakeup cut kswapd's nap short: what becomes of the request it napped on. */
+	void (*kswapd_woken_early)(struct pglist_data *pgdat, int order, int classzone_idx);
 	/* kswapd's pending request when none is pending: classzone 0 (4.8) or the top (4.7). */
 	int (*kswapd_classzone_reset)(const struct pglist_data *pgdat);
 	/* The /proc/vmstat, /proc/zoneinfo and nodeN/vmstat dumps of the imitated kernel. */
