@@ -68,7 +68,7 @@ static void zone_init(const struct nlru_engine *eng, struct pglist_data *pgdat, 
 	/* The one place the modes' LRU placement is decided: the zone's lists or the node's. */
 	zone->zm = &pgdat->zone_mode[zid];
 	lruvec_init(&zone->zm->lruvec, pgdat, zone);
-	zone->page_lruvec = eng->cfg.mode == NLRU_MODE_ZONE ? &zone->zm->lruvec : &pgdat->lruvec;
+	zone->page_lruvec = eng->mode->lru_per_zone ? &zone->zm->lruvec : &pgdat->lruvec;
 	zone->zone_pgdat = pgdat;
 	zone->node = pgdat->node_id;
 	zone->zone_idx = zid;

@@ -8,6 +8,7 @@
 #include "vmstat_dump.h"
 
 const struct reclaim_mode reclaim_mode_48 = {
+	.lru_per_zone = false,
 	.fair_zone_policy = false,
 	.shrink_zones = shrink_zones_48,
 	.wake_all_kswapds = wake_all_kswapds_48,
@@ -22,6 +23,7 @@ const struct reclaim_mode reclaim_mode_48 = {
 };
 
 const struct reclaim_mode reclaim_mode_47 = {
+	.lru_per_zone = true,
 	.fair_zone_policy = true,
 	.shrink_zones = shrink_zones_47,
 	.wake_all_kswapds = wake_all_kswapds_47,
