@@ -1,0 +1,118 @@
+/*
+ * The engine's block device: the one disk that reads, writeback and swap share, as a model of
+ * its speed, in front of the real files.
+ *
+ * The engine's "disk" is the host's page cache, which runs at memory speed; a kernel's runs
+ * at a disk's.  Reclaim's behaviour depends on that speed (pages stay under writeback while
+ * their write is in flight, dirty pages reach the tail of the LRU when writeback cannot keep
+ * up, reclaim waits for a congested device), so the engine can put a model of a disk between
+ * its I/O and the files:
+ *
+ *   - I/O is submitted as bios (Linux's struct bio) and returns at once; a request queue
+ *     merges a bio into a waiting request for the next bytes of the same file, as the
+ *     elevator's back-merge does, up to max_kb;
+ *   - one transfer runs at a time at the modelled bandwidth, and each request completes a
+ *     fixed latency after its transfer (so requests in flight overlap their latencies, as a
+ *     queue of depth > 1 does);
+ *   - requests are dispatched by the deadline scheduler's rules: reads (and synchronous
+ *     writes) before asynchronous writes, in batches of fifo_batch, with writes served after
+ *     writes_starved read batches or once they have waited write_expire;
+ *   - each direction has nr_requests requests; a submitter finding none free sleeps until
+ *     one is (get_request()), and the device is congested from 7/8 of them until it falls
+ *     below 13/16 (blk_queue_congestion_threshold()), which congestion_wait() and
+ *     wait_iff_congested() wait on;
+ *   - a completion thread (the disk's interrupt) ends each request at its modelled time,
+ *     calling the bios' end_io; the real pread/pwrite happen in that thread, before.
+ *
+ * With the model off (bandwidth 0, the default for embedders) there is no queue and no
+ * thread: submit_bio() does the real I/O and calls end_io in the caller, which is what the
+ * engine did before the model existed.
+ *
+ * Times are the engine's clock (the config's clock callback), so tests can run the model in
+ * virtual time.
+ */
+#ifndef NODELRU_BLKDEV_H
+#define NODELRU_BLKDEV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/uio.h>
+
+struct nlru_log;
+struct blkdev;
+
+/* The model's parameters (tunables blkdev_*). */
+struct blkdev_params {
+	unsigned long mbs;        /* bandwidth, 10^6 bytes/s; 0: no model */
+	unsigned long latency_us; /* added to every request after its transfer */
+	unsigned int nr_requests; /* per direction (/sys/block/X/queue/nr_requests) */
+	unsigned int max_kb;      /* largest request merging makes (max_sectors_kb) */
+};
+
+/*
+ * One I/O: pages of one file at consecutive offsets.  The submitter fills it in; end_io is
+ * called once, with no lock held, in the completing thread (the device's, or the
+ * submitter's with the model off), and the bio is freed after it returns.
+ */
+struct bio {
+	struct bio *next; /* in its request */
+	int fd;
+	bool write;
+	bool sync;    /* a read, or a write someone waits for (fsync): REQ_SYNC */
+	uint64_t pos; /* byte offset in the file */
+	size_t len;   /* bytes in vecs */
+	int err;      /* errno: set before submission to fail it (fault injection), or by the I/O */
+	size_t done;  /* bytes transferred; a read short of len met the end of the file */
+	uint64_t start_ns, done_ns; /* the model's transfer start and completion, engine ns */
+	void (*end_io)(struct bio *bio);
+	void *private;
+	int nr_vecs, max_vecs;
+	struct iovec vecs[];
+};
+
+/* A bio for up to @nr_vecs pieces, zeroed; NULL when out of memory. */
+struct bio *bio_alloc(int nr_vecs);
+void bio_add(struct bio *bio, void *addr, size_t len);
+
+/* Queue @bio on @dev, or with @dev NULL do it now and call end_io.  May sleep for a request. */
+void submit_bio(struct blkdev *dev, struct bio *bio);
+
+/* Submit @bio and sleep until it completes; its end_io must be NULL.  Returns its err. */
+int submit_bio_wait(struct blkdev *dev, struct bio *bio, size_t *done);
+
+/* The device and its completion thread.  -errno with a message. */
+int blkdev_create(const struct blkdev_params *params, uint64_t (*clock)(void *arg), void *clock_arg,
+		  const struct nlru_log *log, struct blkdev **out);
+/* Stop the thread after completing everything queued, at once (no modelled wait), then free. */
+void blkdev_destroy(struct blkdev *dev);
+
+/* bdi_write_congested(): asynchronous writes are congested. */
+bool blkdev_write_congested(const struct blkdev *dev);
+
+/*
+ * congestion_wait(BLK_RW_ASYNC, HZ/10): sleep until a write request completes with the device
+ * below its congestion-off mark, or for @timeout_ns of real time.  Returns true if woken.
+ */
+bool blkdev_congestion_wait(struct blkdev *dev, uint64_t timeout_ns);
+
+/* What the device did, as /proc/diskstats counts it. */
+struct blkdev_stats {
+	unsigned long ios[2];           /* requests completed: [0] reads, [1] writes */
+	unsigned long merges[2];        /* bios merged into a waiting request */
+	unsigned long sectors[2];       /* 512-byte sectors transferred */
+	unsigned long ticks_ms[2];      /* time from queueing to completion, summed */
+	unsigned long in_flight;        /* requests allocated now */
+	unsigned long io_ticks_ms;      /* time the device had requests in flight */
+	unsigned long time_in_queue_ms; /* in_flight integrated over time */
+	unsigned long submit_waits;     /* submitters that slept for a free request */
+	unsigned long congested_ns;     /* time with writes congested */
+};
+
+void blkdev_read_stats(struct blkdev *dev, struct blkdev_stats *stats);
+
+/* One /proc/diskstats line for the device, named @name (major 254, minor 0). */
+void blkdev_print_diskstats(struct blkdev *dev, const char *name, FILE *out);
+
+#endif /* NODELRU_BLKDEV_H */
