@@ -1,26 +1,33 @@
 /*
  * anon.c - anonymous regions: the slot table (resident page, swap slot, or nothing), faults,
- * pins, and the unmap-and-swap-out step of reclaim.
+ * pins, the swap cache, and the swap-out step of reclaim.
  *
- * Locking: region->lock (a spinlock) protects the slots and the pin counts (page->private).
- * It is never held across an allocation or an I/O: a fault allocates first and installs
- * after, and swap-out writes with the page marked PG_writeback, which makes a pin of that
- * page wait, exactly as a write fault waits for writeback in Linux.  Reclaim waits for the
+ * Locking: region->lock (a spinlock) protects the slots, the pin counts and swap cache slots
+ * (page->private).  It is never held across an allocation or an I/O: a fault allocates
+ * first and installs after, and a swap-out submits its write with the page marked
+ * PG_writeback, which makes a pin of that page sleep until the write ends, as a write fault
+ * waits for writeback in Linux when the device needs stable pages.  Reclaim waits for the
  * region lock (Linux's trylock_page() concerns one page, but this lock covers all of a
  * region's pages; see anon_pageout()); that is safe because no holder allocates or reclaims.
- * The region table's rwlock keeps a region alive while reclaim holds its pages isolated.
+ * The region table's rwlock keeps a region alive while reclaim holds its pages isolated;
+ * region->writeback keeps it alive while swap writes of its pages are in flight.
  *
- * Not modelled: a swap cache.  A page read back from swap gives its slot up at once and is
- * dirty, so reclaiming it again writes it again (Linux keeps the copy while swap is not
- * tight).
+ * The swap cache, as far as it matters here: a page written to swap keeps its slot
+ * (PG_swapcache, the slot in page->private) until reclaim finds it clean and frees it, which
+ * needs no second write; a page read back from swap for reading keeps its slot too, unless
+ * swap is more than half full (vm_swap_full()).  A write pin gives the slot up, the copy in
+ * it being stale from then on (reuse_swap_page()).  Not modelled: swap readahead, and
+ * sharing a swap slot between regions.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "anon.h"
+#include "blkdev.h"
 #include "lru.h"
 #include "page_alloc.h"
+#include "pagewait.h"
 #include "swap.h"
 #include "vmstat.h"
 
@@ -42,6 +49,7 @@ struct nlru_region {
 	size_t nr_pages;
 	struct spinlock lock; /* protects slots, pinned, and page->private of its pages */
 	long pinned;          /* pins outstanding over all pages */
+	uint32_t writeback;   /* swap writes of its pages in flight (atomic): destroy waits */
 	uint64_t swap_gen;    /* swap-outs so far: the generation of the next swap slot value */
 	uint64_t *slots;
 };
@@ -69,6 +77,51 @@ static struct page *slot_page(const struct nlru_engine *eng, uint64_t v)
 static void *slot_address(const struct nlru_engine *eng, uint64_t v)
 {
 	return page_address(NODE_DATA(eng, (int)((v >> 2) & 0x3f)), (uint32_t)(v >> 8));
+}
+
+static void *slot_address_of(const struct nlru_engine *eng, struct page *page)
+{
+	struct pglist_data *pgdat = page_pgdat(eng, page);
+
+	return page_address(pgdat, page_to_pfn(pgdat, page));
+}
+
+/* page->private of an anon page: its pins, and in the swap cache its slot + 1 (bits 32-63). */
+#define PINS_MASK 0xffffffffull
+
+static uint32_t page_pins(const struct page *page)
+{
+	return (uint32_t)(page->private & PINS_MASK);
+}
+
+static uint32_t page_swap_slot(const struct page *page)
+{
+	return (uint32_t)(page->private >> 32) - 1;
+}
+
+/* add_to_swap_cache(): the page keeps @slot.  Counted in nr_file_pages, as 4.8 does. */
+static void add_to_swap_cache(struct nlru_engine *eng, struct page *page, uint32_t slot)
+{
+	page->private = (page->private & PINS_MASK) | ((uint64_t)slot + 1) << 32;
+	page_set(page, PG_swapcache);
+	mod_page_node_state(page_pgdat(eng, page), page, NLRU_NR_FILE_PAGES, 1);
+}
+
+/* delete_from_swap_cache(): the page's slot, which the caller frees or hands on. */
+static uint32_t delete_from_swap_cache(struct nlru_engine *eng, struct page *page)
+{
+	uint32_t slot = page_swap_slot(page);
+
+	page->private &= PINS_MASK;
+	page_clear(page, PG_swapcache);
+	mod_page_node_state(page_pgdat(eng, page), page, NLRU_NR_FILE_PAGES, -1);
+	return slot;
+}
+
+/* vm_swap_full(): more than half of swap in use; then swap-ins give their slots up. */
+static bool vm_swap_full(const struct nlru_engine *eng)
+{
+	return get_nr_swap_pages(eng) * 2 < total_swap_pages(eng);
 }
 
 int nlru_region_create(struct nlru_engine *eng, size_t pages, int nid, struct nlru_region **out)
@@ -107,7 +160,8 @@ int nlru_region_create(struct nlru_engine *eng, size_t pages, int nid, struct nl
 
 /*
  * Give back slot @i's page or swap slot.  Region locked and the table write-locked, so no
- * reclaim pass holds the page isolated: it is on its LRU list.
+ * reclaim pass holds the page isolated: it is on its LRU list, and no swap write of it is in
+ * flight (wait_for_swap_writes()).
  */
 static void release_slot(struct nlru_region *region, size_t i)
 {
@@ -119,6 +173,8 @@ static void release_slot(struct nlru_region *region, size_t i)
 	} else if ((v & SLOT_TAG_MASK) == SLOT_PAGE) {
 		struct page *page = slot_page(eng, v);
 
+		if (page_test(page, PG_swapcache))
+			swap_slot_free(eng->swap, delete_from_swap_cache(eng, page));
 		mod_page_node_state(page_pgdat(eng, page), page, NLRU_NR_ANON_MAPPED, -1);
 		lru_release_page(eng, page);
 	}
@@ -131,6 +187,16 @@ static void region_release(struct nlru_region *region)
 		release_slot(region, i);
 }
 
+/*
+ * Sleep until no swap write of the region's pages is in flight.  The caller holds the table's
+ * write lock, so reclaim, which holds its read lock to start one, starts no more; the writes'
+ * completions take no lock the caller holds.
+ */
+static void wait_for_swap_writes(struct nlru_region *region)
+{
+	wait_var_zero(&region->writeback);
+}
+
 int nlru_region_destroy(struct nlru_region *region)
 {
 	struct nlru_engine *eng;
@@ -139,6 +205,7 @@ int nlru_region_destroy(struct nlru_region *region)
 		return -EINVAL;
 	eng = region->eng;
 	rwlock_wrlock(&eng->owners.lock);
+	wait_for_swap_writes(region);
 	spin_lock(&region->lock);
 	if (region->pinned) {
 		spin_unlock(&region->lock);
@@ -155,20 +222,31 @@ int nlru_region_destroy(struct nlru_region *region)
 	return 0;
 }
 
-/* Pin a resident page: region locked.  False when it is being written out (caller waits). */
-static bool pin_resident(struct nlru_region *region, uint64_t v, unsigned int flags, void **addr)
+/*
+ * Pin a resident page: region locked.  NULL when it is being written out: the caller sleeps
+ * on the returned page's writeback (*@busy) and looks again.  A write pin makes the page's
+ * swap copy stale: the slot goes (reuse_swap_page()).
+ */
+static bool pin_resident(struct nlru_region *region, uint64_t v, unsigned int flags, void **addr,
+			 struct page **busy)
 {
-	struct page *page = slot_page(region->eng, v);
+	struct nlru_engine *eng = region->eng;
+	struct page *page = slot_page(eng, v);
 
-	if (page_test(page, PG_writeback))
+	if (page_test(page, PG_writeback)) {
+		*busy = page;
 		return false;
+	}
 	__atomic_add_fetch(&page->refcount, 1, __ATOMIC_ACQ_REL);
 	page->private += 1;
 	region->pinned++;
 	page_set(page, PG_young);
-	if (flags & NLRU_PIN_WRITE)
+	if (flags & NLRU_PIN_WRITE) {
 		page_set(page, PG_dirty);
-	*addr = slot_address(region->eng, v);
+		if (page_test(page, PG_swapcache))
+			swap_slot_free(eng->swap, delete_from_swap_cache(eng, page));
+	}
+	*addr = slot_address(eng, v);
 	return true;
 }
 
@@ -202,20 +280,25 @@ static bool fault_install(struct nlru_region *region, size_t index, uint64_t v, 
 	page->private = 1; /* one pin */
 	page_set(page, PG_swapbacked);
 	page_set(page, PG_young);
-	page_set(page, PG_dirty); /* anon memory has no clean copy anywhere once the slot goes */
 	__atomic_store_n(&page->refcount, 2, __ATOMIC_RELEASE); /* the mapping and the pin */
 	region->slots[index] = make_page_slot(page, page_to_pfn(pgdat, page));
 	region->pinned++;
 	mod_page_node_state(pgdat, page, NLRU_NR_ANON_MAPPED, 1);
-	if ((v & SLOT_TAG_MASK) == SLOT_SWAP) {
-		swap_slot_free(eng->swap, swap_slot_of(v));
-		count_vm_event(eng, NLRU_PGMAJFAULT);
-		/* Counted here, not at the read: a read that lost the race to install is no
-		 * swap-in. */
-		count_vm_event(eng, NLRU_PSWPIN);
-		count_vm_events(eng, NLRU_PGPGIN, PAGE_SIZE / 1024);
+	if ((v & SLOT_TAG_MASK) != SLOT_SWAP) {
+		page_set(page, PG_dirty); /* a new page has no copy anywhere */
+		return true;
 	}
-	(void)flags;
+	/* do_swap_page(): a read keeps the swap copy unless swap is tight; a write spoils it. */
+	if ((flags & NLRU_PIN_WRITE) || vm_swap_full(eng)) {
+		swap_slot_free(eng->swap, swap_slot_of(v));
+		page_set(page, PG_dirty);
+	} else {
+		add_to_swap_cache(eng, page, swap_slot_of(v));
+	}
+	count_vm_event(eng, NLRU_PGMAJFAULT);
+	/* Counted here, not at the read: a read that lost the race to install is no swap-in. */
+	count_vm_event(eng, NLRU_PSWPIN);
+	count_vm_events(eng, NLRU_PGPGIN, PAGE_SIZE / 1024);
 	return true;
 }
 
@@ -285,12 +368,17 @@ int nlru_region_pin(struct nlru_region *region, size_t index, unsigned int flags
 		spin_lock(&region->lock);
 		v = region->slots[index];
 		if ((v & SLOT_TAG_MASK) == SLOT_PAGE) {
-			bool pinned = pin_resident(region, v, flags, addr);
+			struct page *busy = NULL;
+			bool pinned = pin_resident(region, v, flags, addr, &busy);
 
+			/* The write's reference keeps the page from being freed under the wait. */
+			if (busy)
+				get_page(busy);
 			spin_unlock(&region->lock);
 			if (pinned)
 				return 0;
-			sched_yield(); /* under writeback: wait for reclaim to finish with it */
+			wait_on_page_writeback(busy);
+			put_page(busy);
 			continue;
 		}
 		spin_unlock(&region->lock);
@@ -310,7 +398,7 @@ int nlru_region_unpin(struct nlru_region *region, size_t index)
 	if ((region->slots[index] & SLOT_TAG_MASK) == SLOT_PAGE) {
 		struct page *page = slot_page(region->eng, region->slots[index]);
 
-		if (page->private > 0) {
+		if (page_pins(page) > 0) {
 			page->private -= 1;
 			region->pinned--;
 			__atomic_sub_fetch(&page->refcount, 1, __ATOMIC_ACQ_REL);
@@ -358,9 +446,10 @@ int nlru_region_discard(struct nlru_region *region, size_t index)
 		return -EINVAL;
 	eng = region->eng;
 	rwlock_wrlock(&eng->owners.lock);
+	wait_for_swap_writes(region);
 	spin_lock(&region->lock);
 	v = region->slots[index];
-	if ((v & SLOT_TAG_MASK) == SLOT_PAGE && slot_page(eng, v)->private)
+	if ((v & SLOT_TAG_MASK) == SLOT_PAGE && page_pins(slot_page(eng, v)))
 		r = -EBUSY;
 	else
 		release_slot(region, index);
@@ -391,27 +480,69 @@ static void anon_set_writeback(struct nlru_engine *eng, struct page *page)
 	mod_zone_page_state(page_zone(pgdat, page), NLRU_NR_ZONE_WRITE_PENDING, 1);
 }
 
-/* end_page_writeback(): the counters back down, and NR_WRITTEN if the write went through. */
+/* end_page_writeback()'s counters: back down, and NR_WRITTEN if the write went through. */
 static void anon_end_writeback(struct nlru_engine *eng, struct page *page, bool written)
 {
 	struct pglist_data *pgdat = page_pgdat(eng, page);
 
-	page_clear(page, PG_writeback);
 	mod_page_node_state(pgdat, page, NLRU_NR_WRITEBACK, -1);
 	mod_zone_page_state(page_zone(pgdat, page), NLRU_NR_ZONE_WRITE_PENDING, -1);
 	if (written)
 		mod_page_node_state(pgdat, page, NLRU_NR_WRITTEN, 1);
 }
 
-/* Finish a swap-out: region locked.  The slot now names the swap copy; the page is free. */
-static void swapped_out(struct nlru_region *region, struct page *page, uint32_t slot)
+/*
+ * end_swap_bio_write(): the swap write of @bio->private ended.  A failed write leaves the page
+ * dirty, out of the swap cache (its slot is not used again for it) and not marked for
+ * immediate reclaim; a page written for reclaim goes to the inactive tail, to be freed by the
+ * next pass without another write.  Runs with no lock held.
+ */
+static void end_swap_write(struct bio *bio)
+{
+	struct nlru_region *region = bio->owner;
+	struct nlru_engine *eng = region->eng;
+	struct page *page = bio->private;
+	bool rotate = false;
+	long slot = -1;
+
+	spin_lock(&region->lock);
+	anon_end_writeback(eng, page, !bio->err);
+	if (bio->err) {
+		page_set(page, PG_dirty);
+		page_clear(page, PG_reclaim);
+		if (page_test(page, PG_swapcache))
+			slot = delete_from_swap_cache(eng, page);
+	} else {
+		rotate = page_test_clear(page, PG_reclaim);
+	}
+	spin_unlock(&region->lock);
+	/* Counted when written, so that pswpout and nr_written agree (4.8 counts pswpout when
+	 * the write is submitted, and nr_written for failed writes too). */
+	if (!bio->err) {
+		count_vm_event(eng, NLRU_PSWPOUT);
+		count_vm_events(eng, NLRU_PGPGOUT, PAGE_SIZE / 1024);
+	}
+	clear_bit_unlock_wake(page, PG_writeback);
+	if (slot >= 0)
+		swap_slot_free(eng->swap, (uint32_t)slot);
+	if (bio->err)
+		swap_write_failed(eng, -bio->err);
+	if (rotate && page_test(page, PG_lru))
+		rotate_reclaimable_page(eng, page);
+	put_page(page);
+	/* The last touch of the region: destroy may free it once this reads 0. */
+	dec_var_and_wake(&region->writeback);
+}
+
+/* __remove_mapping() of a clean swap cache page: the slot takes its place.  Region locked. */
+static void drop_swapped_page(struct nlru_region *region, struct page *page)
 {
 	struct nlru_engine *eng = region->eng;
+	uint32_t index = page->index;
 
-	region->slots[page->index] = make_swap_slot(region, slot);
-	anon_end_writeback(eng, page, true);
-	page_clear(page, PG_dirty);
+	region->slots[index] = make_swap_slot(region, delete_from_swap_cache(eng, page));
 	page_clear(page, PG_swapbacked);
+	page_clear(page, PG_reclaim);
 	page->mapping = 0;
 	page->index = 0;
 	mod_page_node_state(page_pgdat(eng, page), page, NLRU_NR_ANON_MAPPED, -1);
@@ -419,18 +550,57 @@ static void swapped_out(struct nlru_region *region, struct page *page, uint32_t 
 	__atomic_store_n(&page->refcount, 0, __ATOMIC_RELEASE);
 }
 
+/* A page reclaim may free now: only the mapping and reclaim hold it, and swap has its data. */
+static bool swapped_and_clean(const struct page *page)
+{
+	return __atomic_load_n(&page->refcount, __ATOMIC_ACQUIRE) == 2 &&
+	       page_test(page, PG_swapcache) && !page_test(page, PG_dirty) &&
+	       !page_test(page, PG_writeback);
+}
+
+/*
+ * add_to_swap() and pageout() for a dirty page: a slot if it has none, then the write, with
+ * the page clean and under writeback while it is in flight.  Region locked on entry, unlocked
+ * on return.  False if swap is full.
+ */
+static bool swap_writepage_locked(struct nlru_region *region, struct page *page)
+{
+	struct nlru_engine *eng = region->eng;
+	uint32_t slot;
+
+	if (!page_test(page, PG_swapcache)) {
+		if (swap_slot_alloc(eng->swap, &slot)) {
+			spin_unlock(&region->lock);
+			return false;
+		}
+		add_to_swap_cache(eng, page, slot);
+	}
+	slot = page_swap_slot(page);
+	page_clear(page, PG_dirty); /* clear_page_dirty_for_io() */
+	page_set(page, PG_reclaim);
+	anon_set_writeback(eng, page);
+	__atomic_add_fetch(&region->writeback, 1, __ATOMIC_RELAXED);
+	get_page(page); /* the write's, dropped at its end */
+	spin_unlock(&region->lock);
+	if (swap_submit_write(eng, slot, slot_address_of(eng, page), end_swap_write, page,
+			      region)) {
+		struct bio failed = {.err = ENOMEM, .private = page, .owner = region};
+
+		end_swap_write(&failed);
+	}
+	return true;
+}
+
 enum anon_pageout_result anon_pageout(struct nlru_engine *eng, struct page *page)
 {
 	struct nlru_region *region =
 		(struct nlru_region *)owner_lookup(&eng->owners, page->mapping);
-	uint32_t slot;
-	int r;
+	enum anon_pageout_result result = ANON_KEEP;
 
 	/*
 	 * Not a trylock: Linux's trylock_page() fails only when this very page is busy, but the
 	 * region lock covers all its pages.  A trylock failed for every page of a region whose
 	 * holder was descheduled, and whole reclaim passes under load found nothing to take.
-	 * The lock is short, and nobody allocates or reclaims while holding it.
 	 */
 	spin_lock(&region->lock);
 	/* Pinned pages stay: the mapping and reclaim hold the only references otherwise. */
@@ -438,29 +608,25 @@ enum anon_pageout_result anon_pageout(struct nlru_engine *eng, struct page *page
 		spin_unlock(&region->lock);
 		return ANON_ACTIVATE;
 	}
-	if (swap_slot_alloc(eng->swap, &slot)) {
+	if (!page_test(page, PG_dirty) && page_test(page, PG_swapcache)) {
+		drop_swapped_page(region, page); /* its copy in swap is current */
 		spin_unlock(&region->lock);
+		return ANON_SWAPPED;
+	}
+	if (!swap_writepage_locked(region, page)) {
 		count_vm_event(eng, NLRU_SWAP_FULL);
-		return ANON_ACTIVATE; /* swap is full: Linux activates too */
+		return ANON_ACTIVATE; /* add_to_swap() failed: Linux activates too */
 	}
-	anon_set_writeback(eng, page);
-	spin_unlock(&region->lock);
-
-	r = swap_writepage(
-		eng, slot,
-		page_address(page_pgdat(eng, page), page_to_pfn(page_pgdat(eng, page), page)));
-
-	spin_lock(&region->lock);
-	if (r) {
-		anon_end_writeback(eng, page, false);
-		spin_unlock(&region->lock);
-		swap_slot_free(eng->swap, slot);
-		swap_write_failed(eng, r);
-		return ANON_KEEP;
-	}
-	swapped_out(region, page, slot);
-	spin_unlock(&region->lock);
 	/* pageout() counts every page reclaim writes, anon or file: mmtests' "Page writes". */
 	mod_page_node_state(page_pgdat(eng, page), page, NLRU_NR_VMSCAN_WRITE, 1);
-	return ANON_SWAPPED;
+	/* A write that ended already (no device model): free the page now, as 4.8 does. */
+	spin_lock(&region->lock);
+	if (swapped_and_clean(page)) {
+		drop_swapped_page(region, page);
+		result = ANON_SWAPPED;
+	} else if (page_test(page, PG_writeback)) {
+		result = ANON_WRITEBACK;
+	}
+	spin_unlock(&region->lock);
+	return result;
 }

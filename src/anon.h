@@ -16,14 +16,18 @@ long region_swap_slot(struct nlru_region *region, size_t index);
 int anon_page_referenced(struct page *page);
 
 enum anon_pageout_result {
-	ANON_SWAPPED,  /* written to swap and unmapped: the caller frees the page */
-	ANON_KEEP,     /* the write failed: try again later */
-	ANON_ACTIVATE, /* pinned, or no swap space: not reclaimable now */
+	ANON_SWAPPED,   /* its copy in swap is current and it is unmapped: the caller frees it */
+	ANON_WRITEBACK, /* its swap write is in flight: kept, to be freed once the write ends */
+	ANON_KEEP,      /* the write failed: try again later */
+	ANON_ACTIVATE,  /* pinned, or no swap space: not reclaimable now */
 };
 
 /*
- * Unmap an isolated anon page and write it to swap (add_to_swap + try_to_unmap + pageout).
- * Called by reclaim with the region table read-locked and one isolation reference held.
+ * add_to_swap(), try_to_unmap() and pageout() for an isolated anon page: a clean page in the
+ * swap cache is unmapped at once; a dirty one is written to swap (a slot allocated if it has
+ * none) and kept under writeback with PG_reclaim, or unmapped at once if the write has ended
+ * already (no device model).  Called by reclaim with the region table read-locked and one
+ * isolation reference held.
  */
 enum anon_pageout_result anon_pageout(struct nlru_engine *eng, struct page *page);
 

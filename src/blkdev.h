@@ -67,7 +67,8 @@ struct bio {
 	size_t done;  /* bytes transferred; a read short of len met the end of the file */
 	uint64_t start_ns, done_ns; /* the model's transfer start and completion, engine ns */
 	void (*end_io)(struct bio *bio);
-	void *private;
+	void *private; /* two words for the submitter's end_io */
+	void *owner;
 	int nr_vecs, max_vecs;
 	struct iovec vecs[];
 };

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "anon.h"
+#include "blkdev.h"
 #include "buddy.h"
 #include "engine.h"
 #include "filemap.h"
@@ -166,6 +167,7 @@ static void engine_free(struct nlru_engine *eng)
 	flusher_destroy(&eng->flusher);
 	pageindex_cache_destroy(&eng->pageindex_cache);
 	kswapd_stop_all(eng);
+	blkdev_destroy(eng->blkdev); /* completes what is in flight: nothing submits any more */
 	swap_close(eng->swap);
 	owner_table_destroy(&eng->owners);
 	nlru_shrinker_unregister(eng->shadow_shrinker);
@@ -244,6 +246,21 @@ static int engine_swap(struct nlru_engine *eng)
 	return swap_open(eng, eng->swap_path, pages, &eng->swap);
 }
 
+/* The block device model, when the config gives it a bandwidth (blkdev.h). */
+static int engine_blkdev(struct nlru_engine *eng)
+{
+	struct blkdev_params params = {
+		.mbs = (unsigned long)eng->cfg.blkdev_mbs,
+		.latency_us = (unsigned long)eng->cfg.blkdev_latency_us,
+		.nr_requests = (unsigned int)eng->cfg.blkdev_nr_requests,
+		.max_kb = (unsigned int)eng->cfg.blkdev_max_kb,
+	};
+
+	if (!params.mbs)
+		return 0;
+	return blkdev_create(&params, eng->cfg.clock, eng->cfg.clock_arg, &eng->log, &eng->blkdev);
+}
+
 int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out)
 {
 	struct nlru_engine *eng;
@@ -280,6 +297,8 @@ int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out)
 	}
 	if (!r)
 		r = engine_zones(eng);
+	if (!r)
+		r = engine_blkdev(eng);
 	if (!r)
 		r = engine_swap(eng);
 	if (!r)

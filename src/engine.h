@@ -27,6 +27,7 @@ struct vm_event_state {
 	_Atomic unsigned long event[NR_VM_EVENT_ITEMS];
 } __cacheline_aligned;
 
+struct blkdev;
 struct swap_device;
 struct nlru_shrinker;
 
@@ -47,6 +48,7 @@ struct nlru_engine {
 	bool fair_zone_policy;     /* mode->fair_zone_policy, beside the fast path's fields */
 	char *swap_path;           /* private copy of cfg.swap_path */
 	struct swap_device *swap;  /* NULL: no swap */
+	struct blkdev *blkdev;     /* the block device model; NULL: I/O done in the caller */
 	struct owner_table owners; /* regions and files by id (page->mapping) */
 	struct flusher flusher;    /* background writeback of dirty file pages */
 	struct pageindex_cache pageindex_cache; /* free nodes of the files' page indexes */

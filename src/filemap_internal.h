@@ -84,16 +84,6 @@ static inline int iov_advance(struct iovec **iov, int cnt, size_t done)
 	return cnt;
 }
 
-static inline void get_page(struct page *page)
-{
-	__atomic_add_fetch(&page->refcount, 1, __ATOMIC_ACQ_REL);
-}
-
-static inline void put_page(struct page *page)
-{
-	__atomic_sub_fetch(&page->refcount, 1, __ATOMIC_ACQ_REL);
-}
-
 /* What of a read of @len bytes at @offset lies below the largest file the cache holds. */
 static inline size_t within_max_file(uint64_t offset, size_t len)
 {

@@ -145,7 +145,7 @@ static int read_into_cache(struct nlru_file *file, uint32_t first, int n, bool w
 	if (file->read_hook)
 		file->read_hook(file->read_hook_arg);
 	for (int i = 0; i < added; i++) {
-		bit_spin_unlock(&pages[i]->flags, PG_locked);
+		__unlock_page(pages[i]);
 		if (activate[i])
 			activate_refault(eng, pages[i]);
 	}

@@ -31,8 +31,8 @@ static bool past_max_file(uint64_t offset, size_t len)
 }
 
 /*
- * Copy @n bytes from @src into cached @page at @offset under the page lock (PG_locked as a bit
- * spinlock), as Linux's write_begin/write_end hold it: two writers of the same page take
+ * Copy @n bytes from @src into cached @page at @offset under the page lock (PG_locked), as
+ * Linux's write_begin/write_end hold it: two writers of the same page take
  * turns, so a page written whole by both ends as one writer's, never a mix.  Readers do not
  * take it, as in Linux.  A fresh page, filled before it enters the cache, needs none.
  */

@@ -107,6 +107,17 @@ static inline void __page_clear(struct page *page, enum pageflags bit)
 	set_page_flags(page, page_flags(page) & ~(1u << bit));
 }
 
+/* A reference on an allocated page: its owner frees it only once the count says it is alone. */
+static inline void get_page(struct page *page)
+{
+	__atomic_add_fetch(&page->refcount, 1, __ATOMIC_ACQ_REL);
+}
+
+static inline void put_page(struct page *page)
+{
+	__atomic_sub_fetch(&page->refcount, 1, __ATOMIC_ACQ_REL);
+}
+
 static inline unsigned int page_order(const struct page *page)
 {
 	return (page_flags(page) & PAGE_ORDER_MASK) >> PAGE_ORDER_SHIFT;
@@ -143,9 +154,14 @@ static inline void page_init(struct page *page, int nid, unsigned int zid)
 	};
 }
 
+/* PG_locked taken and released, sleeping while another holds it (pagewait.c). */
+void __lock_page(struct page *page);
+void __unlock_page(struct page *page);
+
 /*
- * lock_page(): PG_locked as a bit spinlock, checked as LOCK_PAGE in the lock order (full
- * debug builds, which report to @log).  unlock_page() releases it.
+ * lock_page(): PG_locked, held for a whole read with the block device model, so a waiter
+ * sleeps; checked as LOCK_PAGE in the lock order (full debug builds, which report to @log).
+ * unlock_page() releases it and wakes the waiters.
  */
 #define lock_page(page, log) lock_page_at(page, log, __FILE__, __LINE__)
 #define unlock_page(page, log) unlock_page_at(page, log, __FILE__, __LINE__)
@@ -154,13 +170,13 @@ static inline void lock_page_at(struct page *page, const struct nlru_log *log, c
 				int line)
 {
 	witness_lock_(LOCK_PAGE, log, file, line);
-	bit_spin_lock(&page->flags, PG_locked);
+	__lock_page(page);
 }
 
 static inline void unlock_page_at(struct page *page, const struct nlru_log *log, const char *file,
 				  int line)
 {
-	bit_spin_unlock(&page->flags, PG_locked);
+	__unlock_page(page);
 	witness_unlock_(LOCK_PAGE, log, file, line);
 }
 

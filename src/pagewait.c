@@ -55,19 +55,28 @@ void clear_bit_unlock_wake(struct page *page, enum pageflags bit)
 	}
 }
 
-bool trylock_page(struct page *page)
+void __lock_page(struct page *page)
 {
-	return !(__atomic_fetch_or(&page->flags, 1u << PG_locked, __ATOMIC_ACQUIRE) &
-		 (1u << PG_locked));
-}
-
-void lock_page(struct page *page)
-{
-	while (!trylock_page(page))
+	while (__atomic_fetch_or(&page->flags, 1u << PG_locked, __ATOMIC_ACQUIRE) &
+	       (1u << PG_locked))
 		wait_on_page_locked(page);
 }
 
-void unlock_page(struct page *page)
+void __unlock_page(struct page *page)
 {
 	clear_bit_unlock_wake(page, PG_locked);
+}
+
+void wait_var_zero(uint32_t *var)
+{
+	uint32_t v;
+
+	while ((v = __atomic_load_n(var, __ATOMIC_ACQUIRE)))
+		futex_wait(var, v);
+}
+
+void dec_var_and_wake(uint32_t *var)
+{
+	if (__atomic_sub_fetch(var, 1, __ATOMIC_RELEASE) == 0)
+		futex_wake_all(var); /* on a freed address it wakes nobody: harmless */
 }

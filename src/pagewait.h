@@ -1,6 +1,6 @@
 /*
- * Sleeping on a page's flag bits (Linux's wait_on_page_bit, lock_page, unlock_page,
- * end_page_writeback's wake_up_page), with a futex on the page's flags word.
+ * Sleeping on a page's flag bits (Linux's wait_on_page_bit, end_page_writeback's
+ * wake_up_page; lock_page() of page.h sleeps here too), with a futex on the page's flags word.
  *
  * A page stays locked for a whole read and under writeback for a whole write.  With the block
  * device model those last milliseconds, so a waiter must sleep, not spin.  As Linux 4.10
@@ -22,11 +22,6 @@ void wait_on_page_bit(struct page *page, enum pageflags bit);
 /* Clear @bit (release order) and wake whoever waits on the page. */
 void clear_bit_unlock_wake(struct page *page, enum pageflags bit);
 
-/* lock_page(): take PG_locked, sleeping while another holds it.  No lock held on entry. */
-void lock_page(struct page *page);
-bool trylock_page(struct page *page);
-void unlock_page(struct page *page);
-
 static inline void wait_on_page_locked(struct page *page)
 {
 	wait_on_page_bit(page, PG_locked);
@@ -36,5 +31,13 @@ static inline void wait_on_page_writeback(struct page *page)
 {
 	wait_on_page_bit(page, PG_writeback);
 }
+
+/*
+ * A count of things in flight that another thread waits to see reach 0 (Linux's
+ * wait_var_event() on an atomic_t): dec_var_and_wake() may be the last touch of the
+ * structure holding @var, so it reads nothing after the decrement.
+ */
+void wait_var_zero(uint32_t *var);
+void dec_var_and_wake(uint32_t *var);
 
 #endif /* NODELRU_PAGEWAIT_H */

@@ -2,9 +2,11 @@
  * swap.c - the swap file and its slot allocator.
  *
  * Slots are found next-fit in a bitmap under a spinlock (scan_swap_map's cluster logic is not
- * modelled: one file, no SSD clustering).  I/O is synchronous pwrite/pread of whole pages at
- * slot * PAGE_SIZE, with no lock held.  A write that fails leaves the slot allocated to the
- * caller, who frees it and keeps the page: nothing is lost.
+ * modelled: one file, no SSD clustering).  Pages go to slot * PAGE_SIZE of the file through
+ * the engine's block device (blkdev.h): a write is submitted and ends in the caller's end_io,
+ * at once or when the device completes it; a read sleeps until it is done.  No lock is held
+ * across either.  A write that fails leaves the slot allocated to the caller, who frees it
+ * and keeps the page: nothing is lost.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "blkdev.h"
 #include "inject.h"
 #include "swap.h"
 #include "vmstat.h"
@@ -180,20 +183,22 @@ void swap_inject_write_errors(struct swap_device *swap, int err, int count)
 	fault_inject_set(&swap->inject, err, count);
 }
 
-int swap_writepage(struct nlru_engine *eng, uint32_t slot, const void *data)
+int swap_submit_write(struct nlru_engine *eng, uint32_t slot, void *data,
+		      void (*end_io)(struct bio *bio), void *private, void *owner)
 {
-	struct swap_device *swap = eng->swap;
-	int err = fault_injected(&swap->inject);
-	ssize_t n;
+	struct bio *bio = bio_alloc(1);
 
-	if (!err) {
-		n = pwrite(swap->fd, data, PAGE_SIZE, (off_t)slot << PAGE_SHIFT);
-		err = n == (ssize_t)PAGE_SIZE ? 0 : n < 0 ? errno : EIO;
-	}
-	if (err)
-		return -err;
-	count_vm_event(eng, NLRU_PSWPOUT);
-	count_vm_events(eng, NLRU_PGPGOUT, PAGE_SIZE / 1024);
+	if (!bio)
+		return -ENOMEM;
+	bio->fd = eng->swap->fd;
+	bio->write = true;
+	bio->pos = (uint64_t)slot << PAGE_SHIFT;
+	bio->err = fault_injected(&eng->swap->inject);
+	bio->end_io = end_io;
+	bio->private = private;
+	bio->owner = owner;
+	bio_add(bio, data, PAGE_SIZE);
+	submit_bio(eng->blkdev, bio);
 	return 0;
 }
 
@@ -238,10 +243,20 @@ void swap_write_failed(struct nlru_engine *eng, int err)
 
 int swap_readpage(struct nlru_engine *eng, uint32_t slot, void *data)
 {
-	ssize_t n = pread(eng->swap->fd, data, PAGE_SIZE, (off_t)slot << PAGE_SHIFT);
+	struct bio *bio = bio_alloc(1);
+	size_t done;
+	int err;
 
-	if (n != (ssize_t)PAGE_SIZE)
-		return n < 0 ? -errno : -EIO;
+	if (!bio)
+		return -ENOMEM;
+	bio->fd = eng->swap->fd;
+	bio->pos = (uint64_t)slot << PAGE_SHIFT;
+	bio_add(bio, data, PAGE_SIZE);
+	err = submit_bio_wait(eng->blkdev, bio, &done);
+	if (err)
+		return -err;
+	if (done != PAGE_SIZE)
+		return -EIO;
 	if (eng->swap->read_hook)
 		eng->swap->read_hook(eng->swap->read_hook_arg, slot);
 	return 0;

@@ -29,11 +29,16 @@ long total_swap_pages(const struct nlru_engine *eng);
 int swap_slot_alloc(struct swap_device *swap, uint32_t *slot);
 void swap_slot_free(struct swap_device *swap, uint32_t slot);
 
+struct bio;
+
 /*
- * Write / read one page; 0 or -errno (a short transfer is -EIO).  A write counts pswpout and
- * pgpgout; a read counts nothing, its page being counted when it is installed (anon.c).
+ * Start the write of one page to @slot; @end_io runs when it ends, with @private and @owner
+ * in the bio and bio->err set if it failed (at once without a device model).  0, or -ENOMEM
+ * when no bio could be had (nothing was started).
  */
-int swap_writepage(struct nlru_engine *eng, uint32_t slot, const void *data);
+int swap_submit_write(struct nlru_engine *eng, uint32_t slot, void *data,
+		      void (*end_io)(struct bio *bio), void *private, void *owner);
+/* Read one page; sleeps until it is in.  0 or -errno (a short read is -EIO); counts nothing. */
 int swap_readpage(struct nlru_engine *eng, uint32_t slot, void *data);
 
 /*

@@ -249,12 +249,17 @@ static enum page_references page_check_references(struct page *page)
 static enum page_references try_anon_pageout(struct nlru_engine *eng, struct page *page,
 					     const struct scan_control *sc)
 {
-	/* A reclaimer that may not start I/O cannot add the page to swap: it stays inactive. */
-	if (!(sc->gfp_mask & NLRU_GFP_IO))
-		return PAGEREF_KEEP;
-	if (!sc->may_swap || get_nr_swap_pages(eng) <= 0) {
-		count_vm_event(eng, NLRU_SWAP_FULL);
-		return PAGEREF_ACTIVATE; /* add_to_swap() failed: activate_locked */
+	bool swapcache = page_test(page, PG_swapcache);
+
+	/* A clean page in the swap cache needs no I/O; any other needs a write to swap. */
+	if (!swapcache || page_test(page, PG_dirty)) {
+		/* A reclaimer that may not start I/O cannot write it: it stays inactive. */
+		if (!(sc->gfp_mask & NLRU_GFP_IO))
+			return PAGEREF_KEEP;
+		if (!swapcache && (!sc->may_swap || get_nr_swap_pages(eng) <= 0)) {
+			count_vm_event(eng, NLRU_SWAP_FULL);
+			return PAGEREF_ACTIVATE; /* add_to_swap() failed: activate_locked */
+		}
 	}
 	switch (anon_pageout(eng, page)) {
 	case ANON_SWAPPED:

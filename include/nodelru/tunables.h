@@ -40,7 +40,11 @@
 	X(mode, 0, 0, 1, "[the kernel version: 4.8 or 4.7] reclaim mode: node (0, Linux 4.8 node-based LRU) or zone (1, Linux 4.7 zone-based LRU)") \
 	X(flusher, 1, 0, 1, "[none: the writeback workers always run] run a flusher thread that writes dirty file pages in the background; 0 leaves writeback to nlru_flusher_run(), writers over the dirty limit, fsync, close and kswapd") \
 	X(dirty_writeback_centisecs, 500, 0, 360000, "[vm.dirty_writeback_centisecs] how often the flusher wakes to write old dirty files, 1/100 s; 0: never") \
-	X(dirty_expire_centisecs, 3000, 0, 360000, "[vm.dirty_expire_centisecs] dirty data older than this is written by the periodic wakeup, 1/100 s")
+	X(dirty_expire_centisecs, 3000, 0, 360000, "[vm.dirty_expire_centisecs] dirty data older than this is written by the periodic wakeup, 1/100 s") \
+	X(blkdev_mbs, 0, 0, 1L << 20, "[the disk's own speed] bandwidth of the block device model that swap, readahead and writeback share, MB/s; 0: no model, I/O runs at the speed of the files underneath") \
+	X(blkdev_latency_us, 100, 0, 10000000, "[the disk's access time] added to every request of the block device model after its transfer, us") \
+	X(blkdev_nr_requests, 128, 1, 65536, "[/sys/block/X/queue/nr_requests] requests of each direction the model's queue holds; a submitter finding none free waits, and writes are congested from 7/8 of them") \
+	X(blkdev_max_kb, 512, 4, 65536, "[/sys/block/X/queue/max_sectors_kb] the largest request the model's queue makes by merging, KiB")
 /* clang-format on */
 
 #endif /* NODELRU_TUNABLES_H */
