@@ -236,6 +236,10 @@ static const char *const tunables[] = {
 	"flusher",
 	"dirty_writeback_centisecs",
 	"dirty_expire_centisecs",
+	"blkdev_mbs",
+	"blkdev_latency_us",
+	"blkdev_nr_requests",
+	"blkdev_max_kb",
 };
 
 #define SIZE(t, n)                                                                                 \
@@ -251,7 +255,7 @@ static const struct {
 	size_t got, want;
 	const char *what;
 } layout[] = {
-	SIZE(struct nlru_config, 232),
+	SIZE(struct nlru_config, 264),
 	SIZE(struct nlru_tunable_info, 104),
 	SIZE(struct nlru_shrink_control, 24),
 	SIZE(struct nlru_shrinker_def, 56),
@@ -288,6 +292,10 @@ static const struct {
 	OFFSET(struct nlru_config, flusher, 208),
 	OFFSET(struct nlru_config, dirty_writeback_centisecs, 216),
 	OFFSET(struct nlru_config, dirty_expire_centisecs, 224),
+	OFFSET(struct nlru_config, blkdev_mbs, 232),
+	OFFSET(struct nlru_config, blkdev_latency_us, 240),
+	OFFSET(struct nlru_config, blkdev_nr_requests, 248),
+	OFFSET(struct nlru_config, blkdev_max_kb, 256),
 	OFFSET(struct nlru_tunable_info, name, 0),
 	OFFSET(struct nlru_tunable_info, env, 8),
 	OFFSET(struct nlru_tunable_info, def, 72),
