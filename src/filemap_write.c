@@ -8,8 +8,8 @@
  * Written pages are dirtied here; filemap_writeback.c writes them back.
  *
  * Locking: file->lock is taken once for a run's lookup and once for its insertion and
- * dirtying, never across a copy.  A copy into a cached page holds the page lock (PG_locked as
- * a bit spinlock), so two writers of one page take turns; readers do not take it.  Writers
+ * dirtying, never across a copy.  A copy into a cached page holds the page lock (PG_locked),
+ * so two writers of one page take turns; readers do not take it.  Writers
  * pause at the dirty limit (balance_dirty_pages_ratelimited) between runs, with no lock held.
  *
  * Not done: appends (O_APPEND is refused at open), writes past 16 TiB (-EFBIG: page offsets
