@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "atomic.h"
 #include "kswapd.h"
 #include "vmscan.h"
 #include "vmstat.h"
@@ -37,22 +38,6 @@ void kswapd_state_destroy(struct kswapd_state *ks)
 {
 	pthread_cond_destroy(&ks->wait);
 	mutex_destroy(&ks->lock);
-}
-
-void atomic_max(_Atomic int *v, int x)
-{
-	int cur = atomic_load(v);
-
-	while (cur < x && !atomic_compare_exchange_weak(v, &cur, x))
-		;
-}
-
-void atomic_min(_Atomic int *v, int x)
-{
-	int cur = atomic_load(v);
-
-	while (cur > x && !atomic_compare_exchange_weak(v, &cur, x))
-		;
 }
 
 bool zone_balanced_48(struct zone *zone, int order, int classzone_idx)

@@ -64,10 +64,8 @@ void kswapd_woken_early_47(struct pglist_data *pgdat, int order, int classzone_i
 int kswapd_classzone_reset_48(const struct pglist_data *pgdat);
 int kswapd_classzone_reset_47(const struct pglist_data *pgdat);
 
-/* Shared by both policies: kswapd's scan_control, the wait queue, request merging. */
+/* Shared by both policies: kswapd's scan_control and its wait queue. */
 struct scan_control kswapd_scan_control(int order);
-void atomic_max(_Atomic int *v, int x);
-void atomic_min(_Atomic int *v, int x);
 /*
  * kswapd_try_to_sleep(), the same code in both modes: if the node is balanced for @order and
  * @classzone_idx, nap kswapd_nap_ms (HZ/10); if still balanced and not woken meanwhile, sleep

@@ -13,6 +13,7 @@
  *    when any one is.
  * The engine does not model compaction, so zone_balanced() checks the real order.
  */
+#include "atomic.h"
 #include "kswapd.h"
 #include "vmscan.h"
 #include "vmstat.h"
