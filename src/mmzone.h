@@ -100,6 +100,12 @@ enum lru_list {
 #define LRU_ACTIVE 1
 #define LRU_FILE 2
 
+/*
+ * Reclaim's batch: the pages it takes off an LRU list at a time, and the least it aims to
+ * free or scan per pass (Linux's include/linux/swap.h).
+ */
+#define SWAP_CLUSTER_MAX 32ul
+
 /* Index 0 is anon, 1 is file (get_scan_count's balance between the two). */
 struct zone_reclaim_stat {
 	unsigned long recent_rotated[2];

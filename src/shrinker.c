@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "shrinker.h"
-#include "vmscan.h"
 #include "vmstat.h"
 
 #define SHRINK_BATCH 128

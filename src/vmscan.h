@@ -21,7 +21,6 @@ static inline bool current_is_kswapd(void)
 }
 
 #define DEF_PRIORITY 12
-#define SWAP_CLUSTER_MAX 32ul
 
 struct scan_control {
 	unsigned long nr_to_reclaim; /* stop once this many pages are reclaimed */
