@@ -64,6 +64,12 @@ static inline struct pglist_data *NODE_DATA(const struct nlru_engine *eng, int n
 	return eng->node_data[nid];
 }
 
+/* The node @page belongs to (Linux's page_pgdat(), with the engine for NODE_DATA). */
+static inline struct pglist_data *page_pgdat(const struct nlru_engine *eng, const struct page *page)
+{
+	return NODE_DATA(eng, page_to_nid(page));
+}
+
 /* The CPU this thread runs on now, clamped into the per-CPU arrays. */
 static inline int this_cpu(const struct nlru_engine *eng)
 {

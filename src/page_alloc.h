@@ -24,9 +24,4 @@ void drain_all_pages(struct nlru_engine *eng);
 int zone_pcp_init(struct nlru_engine *eng, struct zone *zone);
 void zone_pcp_destroy(const struct nlru_engine *eng, struct zone *zone);
 
-static inline struct pglist_data *page_pgdat(const struct nlru_engine *eng, const struct page *page)
-{
-	return NODE_DATA(eng, page_to_nid(page));
-}
-
 #endif /* NODELRU_PAGE_ALLOC_H */
