@@ -18,6 +18,7 @@
 #include "kswapd.h"
 #include "os.h"
 #include "page_alloc.h"
+#include "pageindex.h"
 #include "pcp.h"
 #include "shrinker.h"
 #include "swap.h"
@@ -161,11 +162,21 @@ static void node_free(const struct nlru_engine *eng, struct pglist_data *pgdat)
 	free(pgdat);
 }
 
+/*
+ * The engine and the state of its subsystems that engine.h names by pointer only, so that
+ * their types stay out of the header every file includes: one allocation, freed as one.  The
+ * engine comes first, so free(eng) frees the whole block.
+ */
+struct engine_alloc {
+	struct nlru_engine eng;
+	struct pageindex_cache pageindex_cache;
+};
+
 static void engine_free(struct nlru_engine *eng)
 {
 	flusher_stop(eng);
 	flusher_destroy(&eng->flusher);
-	pageindex_cache_destroy(&eng->pageindex_cache);
+	pageindex_cache_destroy(eng->pageindex_cache);
 	kswapd_stop_all(eng);
 	blkdev_destroy(eng->blkdev); /* completes what is in flight: nothing submits any more */
 	swap_close(eng->swap);
@@ -263,15 +274,18 @@ static int engine_blkdev(struct nlru_engine *eng)
 
 int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out)
 {
+	struct engine_alloc *alloc;
 	struct nlru_engine *eng;
 	uint64_t start_pfn = 0;
 	int r;
 
 	if (!cfg || !out)
 		return -EINVAL;
-	eng = calloc(1, sizeof(*eng));
-	if (!eng)
+	alloc = calloc(1, sizeof(*alloc));
+	if (!alloc)
 		return -ENOMEM;
+	eng = &alloc->eng;
+	eng->pageindex_cache = &alloc->pageindex_cache;
 	eng->log = (struct nlru_log){cfg->log, cfg->log_arg};
 	r = owner_table_init(&eng->owners, &eng->log);
 	if (r) {
@@ -285,7 +299,7 @@ int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out)
 		return r;
 	}
 	flusher_init(&eng->flusher, &eng->log);
-	pageindex_cache_init(&eng->pageindex_cache, &eng->log);
+	pageindex_cache_init(eng->pageindex_cache, &eng->log);
 	r = config_copy(&eng->cfg, cfg, &eng->log);
 	eng->mode = reclaim_mode_of((enum nlru_mode)eng->cfg.mode);
 	eng->fair_zone_policy = eng->mode->fair_zone_policy;

@@ -18,7 +18,6 @@
 #include "log.h"
 #include "mmzone.h"
 #include "owner.h"
-#include "pageindex.h"
 #include "reclaim_mode.h"
 #include "topo.h"
 
@@ -28,6 +27,7 @@ struct vm_event_state {
 } __cacheline_aligned;
 
 struct blkdev;
+struct pageindex_cache;
 struct swap_device;
 struct nlru_shrinker;
 
@@ -51,10 +51,10 @@ struct nlru_engine {
 	struct blkdev *blkdev;     /* the block device model; NULL: I/O done in the caller */
 	struct owner_table owners; /* regions and files by id (page->mapping) */
 	struct flusher flusher;    /* background writeback of dirty file pages */
-	struct pageindex_cache pageindex_cache; /* free nodes of the files' page indexes */
-	struct rwlock shrinker_rwsem;           /* protects the shrinker list */
-	struct nlru_shrinker *shrinkers;        /* registered shrinkers, newest first */
-	struct nlru_shrinker *shadow_shrinker;  /* the engine's own (workingset), not the user's */
+	struct pageindex_cache *pageindex_cache; /* free nodes of the files' page indexes */
+	struct rwlock shrinker_rwsem;            /* protects the shrinker list */
+	struct nlru_shrinker *shrinkers;         /* registered shrinkers, newest first */
+	struct nlru_shrinker *shadow_shrinker;   /* the engine's own (workingset), not the user's */
 	/* congestion_wait() calls: Linux counts none; tests see reclaim's throttle here */
 	_Atomic unsigned long congestion_waits;
 };

@@ -218,7 +218,7 @@ static struct nlru_file *file_alloc(struct nlru_engine *eng, const char *path)
 		free(file);
 		return NULL;
 	}
-	pageindex_init(&file->idx, &eng->pageindex_cache);
+	pageindex_init(&file->idx, eng->pageindex_cache);
 	file->owner.type = OWNER_FILE;
 	return file;
 }
