@@ -26,6 +26,7 @@
 #include "anon.h"
 #include "blkdev.h"
 #include "lru.h"
+#include "owner.h"
 #include "page_alloc.h"
 #include "pagewait.h"
 #include "swap.h"
@@ -148,7 +149,7 @@ int nlru_region_create(struct nlru_engine *eng, size_t pages, int nid, struct nl
 	region->nr_pages = pages;
 	spin_lock_init(&region->lock, LOCK_REGION, &eng->log);
 	region->owner.type = OWNER_REGION;
-	r = owner_register(&eng->owners, &region->owner, NULL);
+	r = owner_register(eng->owners, &region->owner, NULL);
 	if (r) {
 		free(region->slots);
 		free(region);
@@ -204,19 +205,19 @@ int nlru_region_destroy(struct nlru_region *region)
 	if (!region)
 		return -EINVAL;
 	eng = region->eng;
-	rwlock_wrlock(&eng->owners.lock);
+	rwlock_wrlock(&eng->owners->lock);
 	wait_for_swap_writes(region);
 	spin_lock(&region->lock);
 	if (region->pinned) {
 		spin_unlock(&region->lock);
-		rwlock_unlock(&eng->owners.lock);
+		rwlock_unlock(&eng->owners->lock);
 		log_err(&eng->log, "region destroy: %ld pins are still held", region->pinned);
 		return -EBUSY;
 	}
 	region_release(region);
 	spin_unlock(&region->lock);
-	owner_unregister(&eng->owners, region->owner.id);
-	rwlock_unlock(&eng->owners.lock);
+	owner_unregister(eng->owners, region->owner.id);
+	rwlock_unlock(&eng->owners->lock);
 	free(region->slots);
 	free(region);
 	return 0;
@@ -445,7 +446,7 @@ int nlru_region_discard(struct nlru_region *region, size_t index)
 	if (!region || bad_index(region, index))
 		return -EINVAL;
 	eng = region->eng;
-	rwlock_wrlock(&eng->owners.lock);
+	rwlock_wrlock(&eng->owners->lock);
 	wait_for_swap_writes(region);
 	spin_lock(&region->lock);
 	v = region->slots[index];
@@ -454,7 +455,7 @@ int nlru_region_discard(struct nlru_region *region, size_t index)
 	else
 		release_slot(region, index);
 	spin_unlock(&region->lock);
-	rwlock_unlock(&eng->owners.lock);
+	rwlock_unlock(&eng->owners->lock);
 	if (r)
 		log_err(&eng->log, "region: page %zu is pinned and cannot be discarded", index);
 	return r;
@@ -593,8 +594,7 @@ static bool swap_writepage_locked(struct nlru_region *region, struct page *page)
 
 enum anon_pageout_result anon_pageout(struct nlru_engine *eng, struct page *page)
 {
-	struct nlru_region *region =
-		(struct nlru_region *)owner_lookup(&eng->owners, page->mapping);
+	struct nlru_region *region = (struct nlru_region *)owner_lookup(eng->owners, page->mapping);
 	enum anon_pageout_result result = ANON_KEEP;
 
 	/*

@@ -17,6 +17,7 @@
 #include "filemap.h"
 #include "kswapd.h"
 #include "os.h"
+#include "owner.h"
 #include "page_alloc.h"
 #include "pageindex.h"
 #include "pcp.h"
@@ -169,6 +170,7 @@ static void node_free(const struct nlru_engine *eng, struct pglist_data *pgdat)
  */
 struct engine_alloc {
 	struct nlru_engine eng;
+	struct owner_table owners;
 	struct pageindex_cache pageindex_cache;
 };
 
@@ -180,7 +182,7 @@ static void engine_free(struct nlru_engine *eng)
 	kswapd_stop_all(eng);
 	blkdev_destroy(eng->blkdev); /* completes what is in flight: nothing submits any more */
 	swap_close(eng->swap);
-	owner_table_destroy(&eng->owners);
+	owner_table_destroy(eng->owners);
 	nlru_shrinker_unregister(eng->shadow_shrinker);
 	shrinker_list_destroy(eng);
 	for (int nid = 0; nid < MAX_NUMNODES; nid++)
@@ -285,16 +287,17 @@ int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out)
 	if (!alloc)
 		return -ENOMEM;
 	eng = &alloc->eng;
+	eng->owners = &alloc->owners;
 	eng->pageindex_cache = &alloc->pageindex_cache;
 	eng->log = (struct nlru_log){cfg->log, cfg->log_arg};
-	r = owner_table_init(&eng->owners, &eng->log);
+	r = owner_table_init(eng->owners, &eng->log);
 	if (r) {
 		free(eng);
 		return r;
 	}
 	r = shrinker_list_init(eng);
 	if (r) {
-		owner_table_destroy(&eng->owners);
+		owner_table_destroy(eng->owners);
 		free(eng);
 		return r;
 	}
@@ -367,9 +370,9 @@ int nlru_engine_destroy(struct nlru_engine *eng)
 	r = filemap_close_all(eng);
 	if (r)
 		return r;
-	if (owner_table_count(&eng->owners)) {
+	if (owner_table_count(eng->owners)) {
 		log_err(&eng->log, "destroy: %u anonymous regions still exist; destroy them first",
-			owner_table_count(&eng->owners));
+			owner_table_count(eng->owners));
 		return -EBUSY;
 	}
 	used = pages_in_use(eng);

@@ -17,7 +17,6 @@
 #include "flusher.h"
 #include "log.h"
 #include "mmzone.h"
-#include "owner.h"
 #include "reclaim_mode.h"
 #include "topo.h"
 
@@ -27,6 +26,7 @@ struct vm_event_state {
 } __cacheline_aligned;
 
 struct blkdev;
+struct owner_table;
 struct pageindex_cache;
 struct swap_device;
 struct nlru_shrinker;
@@ -45,12 +45,12 @@ struct nlru_engine {
 	long min_free_kbytes;             /* in force: computed or configured */
 	atomic_bool membind_warned;       /* "binding refused" is said once per engine */
 	bool pcp_rseq;                    /* per-CPU lists use restartable sequences (pcp.c) */
-	bool fair_zone_policy;     /* mode->fair_zone_policy, beside the fast path's fields */
-	char *swap_path;           /* private copy of cfg.swap_path */
-	struct swap_device *swap;  /* NULL: no swap */
-	struct blkdev *blkdev;     /* the block device model; NULL: I/O done in the caller */
-	struct owner_table owners; /* regions and files by id (page->mapping) */
-	struct flusher flusher;    /* background writeback of dirty file pages */
+	bool fair_zone_policy;      /* mode->fair_zone_policy, beside the fast path's fields */
+	char *swap_path;            /* private copy of cfg.swap_path */
+	struct swap_device *swap;   /* NULL: no swap */
+	struct blkdev *blkdev;      /* the block device model; NULL: I/O done in the caller */
+	struct owner_table *owners; /* regions and files by id (page->mapping) */
+	struct flusher flusher;     /* background writeback of dirty file pages */
 	struct pageindex_cache *pageindex_cache; /* free nodes of the files' page indexes */
 	struct rwlock shrinker_rwsem;            /* protects the shrinker list */
 	struct nlru_shrinker *shrinkers;         /* registered shrinkers, newest first */

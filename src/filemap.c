@@ -33,6 +33,7 @@
 #include "filemap.h"
 #include "filemap_internal.h"
 #include "lru.h"
+#include "owner.h"
 #include "vmstat.h"
 
 /* What nlru_file_open() takes beside the access mode. */
@@ -253,7 +254,7 @@ static int refuse_if_open_already(struct nlru_engine *eng, struct nlru_file *fil
 	if (stat(path, &st) == 0) {
 		file->dev = st.st_dev;
 		file->ino = st.st_ino;
-		if (owner_clashes(&eng->owners, &file->owner, same_file)) {
+		if (owner_clashes(eng->owners, &file->owner, same_file)) {
 			log_open_already(eng, path);
 			return -EBUSY;
 		}
@@ -330,7 +331,7 @@ int nlru_file_open(struct nlru_engine *eng, const char *path, int flags, unsigne
 		r = open_regular_file(eng, file, path, flags, mode, &st);
 	if (!r) {
 		file_init(file, eng, nid, flags, &st);
-		r = owner_register(&eng->owners, &file->owner, same_file);
+		r = owner_register(eng->owners, &file->owner, same_file);
 		if (r == -EBUSY)
 			log_open_already(eng, path);
 	}
@@ -374,12 +375,12 @@ int nlru_file_close(struct nlru_file *file)
 			return -EIO;
 		}
 		/* With the owners write-locked, no writeback of the file is in flight any more. */
-		rwlock_wrlock(&eng->owners.lock);
+		rwlock_wrlock(&eng->owners->lock);
 		spin_lock(&file->lock);
 		/* A pin may have come in during the writeback: check again where it cannot. */
 		if (file->pins) {
 			spin_unlock(&file->lock);
-			rwlock_unlock(&eng->owners.lock);
+			rwlock_unlock(&eng->owners->lock);
 			file_pinned(file);
 			return -EBUSY;
 		}
@@ -387,7 +388,7 @@ int nlru_file_close(struct nlru_file *file)
 			break;
 		/* Dirty again: a write another writer had in flight failed, or a writer raced. */
 		spin_unlock(&file->lock);
-		rwlock_unlock(&eng->owners.lock);
+		rwlock_unlock(&eng->owners->lock);
 		if (tries == 8) {
 			log_err(&eng->log,
 				"close of %s: pages keep being dirtied; close races a "
@@ -399,15 +400,15 @@ int nlru_file_close(struct nlru_file *file)
 	truncate_cache(file);
 	flusher_file_cleaned(eng, &file->dirty_link);
 	spin_unlock(&file->lock);
-	owner_unregister(&eng->owners, file->owner.id);
-	rwlock_unlock(&eng->owners.lock);
+	owner_unregister(eng->owners, file->owner.id);
+	rwlock_unlock(&eng->owners->lock);
 	file_free(file);
 	return 0;
 }
 
 bool filemap_remove_page(struct nlru_engine *eng, struct page *page)
 {
-	struct nlru_file *file = (struct nlru_file *)owner_lookup(&eng->owners, page->mapping);
+	struct nlru_file *file = (struct nlru_file *)owner_lookup(eng->owners, page->mapping);
 	struct pglist_data *pgdat = page_pgdat(eng, page);
 	bool removed = false;
 
@@ -434,14 +435,14 @@ int filemap_close_all(struct nlru_engine *eng)
 		struct nlru_file *file = NULL;
 		int r;
 
-		rwlock_rdlock(&eng->owners.lock);
-		for (uint32_t id = 1; id < eng->owners.capacity && !file; id++) {
-			struct owner_head *owner = owner_lookup(&eng->owners, id);
+		rwlock_rdlock(&eng->owners->lock);
+		for (uint32_t id = 1; id < eng->owners->capacity && !file; id++) {
+			struct owner_head *owner = owner_lookup(eng->owners, id);
 
 			if (owner && owner->type == OWNER_FILE)
 				file = (struct nlru_file *)owner;
 		}
-		rwlock_unlock(&eng->owners.lock);
+		rwlock_unlock(&eng->owners->lock);
 		if (!file)
 			return 0;
 		log_warn(&eng->log, "destroy: closing %s, which was left open", file->path);

@@ -16,6 +16,7 @@
 #include "engine.h"
 #include "flusher.h"
 #include "inject.h"
+#include "owner.h"
 #include "page_alloc.h"
 #include "pageindex.h"
 #include "spinlock.h"

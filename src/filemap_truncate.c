@@ -17,6 +17,7 @@
 #include "filemap.h"
 #include "filemap_internal.h"
 #include "lru.h"
+#include "owner.h"
 #include "vmstat.h"
 
 /* Drop every cached page and shadow: owners write-locked, so reclaim holds none of them. */
@@ -60,9 +61,9 @@ bool filemap_invalidate_page(struct nlru_file *file, uint32_t index)
 	if (!page)
 		return false;
 	if (isolate_lru_page(eng, page) == 0) {
-		rwlock_rdlock(&eng->owners.lock);
+		rwlock_rdlock(&eng->owners->lock);
 		dropped = filemap_remove_page(eng, page);
-		rwlock_unlock(&eng->owners.lock);
+		rwlock_unlock(&eng->owners->lock);
 		if (dropped)
 			free_pages_trusted(eng, page, 0);
 		else
@@ -100,9 +101,9 @@ unsigned long filemap_trim_shadows(struct nlru_engine *eng, int nid, unsigned lo
 {
 	unsigned long trimmed = 0;
 
-	rwlock_rdlock(&eng->owners.lock);
-	for (uint32_t id = 1; id < eng->owners.capacity && trimmed < nr; id++) {
-		struct owner_head *owner = owner_lookup(&eng->owners, id);
+	rwlock_rdlock(&eng->owners->lock);
+	for (uint32_t id = 1; id < eng->owners->capacity && trimmed < nr; id++) {
+		struct owner_head *owner = owner_lookup(eng->owners, id);
 		struct nlru_file *file = (struct nlru_file *)owner;
 
 		if (!owner || owner->type != OWNER_FILE || !spin_trylock(&file->lock))
@@ -110,6 +111,6 @@ unsigned long filemap_trim_shadows(struct nlru_engine *eng, int nid, unsigned lo
 		trimmed += trim_file(eng, file, nid, nr - trimmed);
 		spin_unlock(&file->lock);
 	}
-	rwlock_unlock(&eng->owners.lock);
+	rwlock_unlock(&eng->owners->lock);
 	return trimmed;
 }

@@ -21,6 +21,7 @@
 #include "filemap.h"
 #include "filemap_internal.h"
 #include "lru.h"
+#include "owner.h"
 #include "page_writeback.h"
 #include "vmstat.h"
 
@@ -373,7 +374,7 @@ void balance_dirty_pages_ratelimited(struct nlru_file *file, unsigned long pages
 
 int filemap_pageout(struct nlru_engine *eng, struct page *page)
 {
-	struct nlru_file *file = (struct nlru_file *)owner_lookup(&eng->owners, page->mapping);
+	struct nlru_file *file = (struct nlru_file *)owner_lookup(eng->owners, page->mapping);
 
 	return write_one_page(file, page);
 }

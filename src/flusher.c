@@ -13,6 +13,7 @@
 
 #include "filemap.h"
 #include "flusher.h"
+#include "owner.h"
 #include "page_writeback.h"
 
 #define MAX_WRITEBACK_PAGES 1024 /* 4 MiB a chunk, as Linux */
@@ -143,11 +144,11 @@ static long wb_writeback(struct nlru_engine *eng, enum wb_reason reason, long nr
 
 		if (reason == WB_REASON_BACKGROUND && !over_bground_thresh(eng))
 			break;
-		rwlock_rdlock(&eng->owners.lock);
+		rwlock_rdlock(&eng->owners->lock);
 		link = next_file(flusher, dirtied_before);
 		if (link)
 			n = filemap_writeback_chunk(link, chunk);
-		rwlock_unlock(&eng->owners.lock);
+		rwlock_unlock(&eng->owners->lock);
 		if (!link)
 			break;
 		if (n <= 0) {

@@ -25,6 +25,7 @@
 #include "filemap.h"
 #include "flusher.h"
 #include "lru.h"
+#include "owner.h"
 #include "page_alloc.h"
 #include "shrinker.h"
 #include "swap.h"
@@ -723,9 +724,9 @@ static bool shrink_lruvec_and_slab(struct nlru_engine *eng, struct lruvec *lruve
 	unsigned long reclaimed = sc->nr_reclaimed, scanned = sc->nr_scanned, lru_pages;
 	struct reclaim_state reclaim_state = {0};
 
-	rwlock_rdlock(&eng->owners.lock);
+	rwlock_rdlock(&eng->owners->lock);
 	lru_pages = shrink_lruvec(eng, lruvec, sc);
-	rwlock_unlock(&eng->owners.lock);
+	rwlock_unlock(&eng->owners->lock);
 	if (with_slab) {
 		/* Caches off the LRU give back in proportion to what this pass scanned of it. */
 		current_reclaim_state = &reclaim_state;
@@ -751,9 +752,9 @@ void age_active_anon(struct nlru_engine *eng, struct lruvec *lruvec, struct scan
 {
 	if (!total_swap_pages(eng) || !inactive_list_is_low(eng, lruvec, false, sc))
 		return;
-	rwlock_rdlock(&eng->owners.lock);
+	rwlock_rdlock(&eng->owners->lock);
 	shrink_active_list(eng, SWAP_CLUSTER_MAX, lruvec, sc, LRU_ACTIVE_ANON);
-	rwlock_unlock(&eng->owners.lock);
+	rwlock_unlock(&eng->owners->lock);
 }
 
 /* shrink_zones(), 4.8: each node of the zonelist once per priority, eligible zones only. */
