@@ -15,6 +15,7 @@
 #include "buddy.h"
 #include "engine.h"
 #include "filemap.h"
+#include "flusher.h"
 #include "kswapd.h"
 #include "os.h"
 #include "owner.h"
@@ -170,6 +171,7 @@ static void node_free(const struct nlru_engine *eng, struct pglist_data *pgdat)
  */
 struct engine_alloc {
 	struct nlru_engine eng;
+	struct flusher flusher;
 	struct owner_table owners;
 	struct pageindex_cache pageindex_cache;
 };
@@ -177,7 +179,7 @@ struct engine_alloc {
 static void engine_free(struct nlru_engine *eng)
 {
 	flusher_stop(eng);
-	flusher_destroy(&eng->flusher);
+	flusher_destroy(eng->flusher);
 	pageindex_cache_destroy(eng->pageindex_cache);
 	kswapd_stop_all(eng);
 	blkdev_destroy(eng->blkdev); /* completes what is in flight: nothing submits any more */
@@ -287,6 +289,7 @@ int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out)
 	if (!alloc)
 		return -ENOMEM;
 	eng = &alloc->eng;
+	eng->flusher = &alloc->flusher;
 	eng->owners = &alloc->owners;
 	eng->pageindex_cache = &alloc->pageindex_cache;
 	eng->log = (struct nlru_log){cfg->log, cfg->log_arg};
@@ -301,7 +304,7 @@ int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out)
 		free(eng);
 		return r;
 	}
-	flusher_init(&eng->flusher, &eng->log);
+	flusher_init(eng->flusher, &eng->log);
 	pageindex_cache_init(eng->pageindex_cache, &eng->log);
 	r = config_copy(&eng->cfg, cfg, &eng->log);
 	eng->mode = reclaim_mode_of((enum nlru_mode)eng->cfg.mode);

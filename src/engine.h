@@ -14,7 +14,6 @@
 #include <nodelru/nodelru.h>
 
 #include "cpu.h"
-#include "flusher.h"
 #include "log.h"
 #include "mmzone.h"
 #include "reclaim_mode.h"
@@ -26,6 +25,7 @@ struct vm_event_state {
 } __cacheline_aligned;
 
 struct blkdev;
+struct flusher;
 struct owner_table;
 struct pageindex_cache;
 struct swap_device;
@@ -50,7 +50,7 @@ struct nlru_engine {
 	struct swap_device *swap;   /* NULL: no swap */
 	struct blkdev *blkdev;      /* the block device model; NULL: I/O done in the caller */
 	struct owner_table *owners; /* regions and files by id (page->mapping) */
-	struct flusher flusher;     /* background writeback of dirty file pages */
+	struct flusher *flusher;    /* background writeback of dirty file pages */
 	struct pageindex_cache *pageindex_cache; /* free nodes of the files' page indexes */
 	struct rwlock shrinker_rwsem;            /* protects the shrinker list */
 	struct nlru_shrinker *shrinkers;         /* registered shrinkers, newest first */

@@ -57,7 +57,7 @@ static void list_add_tail(struct flusher *flusher, struct dirty_link *link)
 
 void flusher_file_dirtied(struct nlru_engine *eng, struct dirty_link *link)
 {
-	struct flusher *flusher = &eng->flusher;
+	struct flusher *flusher = eng->flusher;
 
 	spin_lock(&flusher->list_lock);
 	if (!link->next) {
@@ -70,7 +70,7 @@ void flusher_file_dirtied(struct nlru_engine *eng, struct dirty_link *link)
 
 void flusher_file_cleaned(struct nlru_engine *eng, struct dirty_link *link)
 {
-	struct flusher *flusher = &eng->flusher;
+	struct flusher *flusher = eng->flusher;
 
 	spin_lock(&flusher->list_lock);
 	if (link->next) {
@@ -133,7 +133,7 @@ enum wb_reason { WB_REASON_BACKGROUND, WB_REASON_VMSCAN, WB_REASON_PERIODIC };
 static long wb_writeback(struct nlru_engine *eng, enum wb_reason reason, long nr_pages,
 			 uint64_t dirtied_before)
 {
-	struct flusher *flusher = &eng->flusher;
+	struct flusher *flusher = eng->flusher;
 	long written = 0, failed = 0;
 
 	while (nr_pages) {
@@ -196,7 +196,7 @@ long nlru_flusher_run(struct nlru_engine *eng)
 /* Until work arrives, stop is asked, or the periodic wakeup is due.  Flusher locked. */
 static void flusher_sleep(struct nlru_engine *eng, const struct timespec *last_periodic)
 {
-	struct flusher *flusher = &eng->flusher;
+	struct flusher *flusher = eng->flusher;
 	long interval = eng->cfg.dirty_writeback_centisecs;
 	struct timespec deadline =
 		timespec_after(*last_periodic, (uint64_t)interval * NSEC_PER_CENTISEC);
@@ -232,7 +232,7 @@ static bool periodic_due(const struct nlru_engine *eng, struct timespec *last)
 static void *flusher_main(void *arg)
 {
 	struct nlru_engine *eng = arg;
-	struct flusher *flusher = &eng->flusher;
+	struct flusher *flusher = eng->flusher;
 	struct timespec last_periodic;
 
 	clock_gettime(CLOCK_MONOTONIC, &last_periodic);
@@ -266,18 +266,18 @@ int flusher_start(struct nlru_engine *eng)
 
 	if (!eng->cfg.flusher)
 		return 0;
-	r = pthread_create(&eng->flusher.thread, NULL, flusher_main, eng);
+	r = pthread_create(&eng->flusher->thread, NULL, flusher_main, eng);
 	if (r) {
 		log_err(&eng->log, "cannot start the flusher thread: %s", strerror(r));
 		return -r;
 	}
-	eng->flusher.started = true;
+	eng->flusher->started = true;
 	return 0;
 }
 
 void flusher_stop(struct nlru_engine *eng)
 {
-	struct flusher *flusher = &eng->flusher;
+	struct flusher *flusher = eng->flusher;
 
 	if (!flusher->started)
 		return;
@@ -291,12 +291,12 @@ void flusher_stop(struct nlru_engine *eng)
 
 bool flusher_running(struct nlru_engine *eng)
 {
-	return eng->flusher.started;
+	return eng->flusher->started;
 }
 
 void wb_start_background_writeback(struct nlru_engine *eng)
 {
-	struct flusher *flusher = &eng->flusher;
+	struct flusher *flusher = eng->flusher;
 
 	if (!flusher->started)
 		return;
@@ -310,7 +310,7 @@ void wb_start_background_writeback(struct nlru_engine *eng)
 
 void wakeup_flusher_threads(struct nlru_engine *eng, unsigned long nr_pages)
 {
-	struct flusher *flusher = &eng->flusher;
+	struct flusher *flusher = eng->flusher;
 
 	if (!flusher->started)
 		return;
@@ -324,15 +324,15 @@ uint64_t flusher_progress(struct nlru_engine *eng)
 {
 	uint64_t chunks;
 
-	mutex_lock(&eng->flusher.lock);
-	chunks = eng->flusher.chunks_written;
-	mutex_unlock(&eng->flusher.lock);
+	mutex_lock(&eng->flusher->lock);
+	chunks = eng->flusher->chunks_written;
+	mutex_unlock(&eng->flusher->lock);
 	return chunks;
 }
 
 bool flusher_wait_written(struct nlru_engine *eng, uint64_t seen, long ms)
 {
-	struct flusher *flusher = &eng->flusher;
+	struct flusher *flusher = eng->flusher;
 	struct timespec deadline = monotonic_after((uint64_t)ms * 1000000ull);
 	bool moved;
 
