@@ -102,7 +102,7 @@ static void fuzz_mmtests(const char *buf, size_t len, const struct vm_diag *diag
 	double elapsed;
 
 	if (dump_init(&b, "fuzz") == 0 && dump_init(&a, "fuzz") == 0)
-		mmtests_extract(buf, len, "fuzz", &b, &a, &elapsed, diag);
+		mmtests_extract(buf, len, "fuzz", NULL, &b, &a, &elapsed, diag);
 	dump_fini(&b);
 	dump_fini(&a);
 }

@@ -19,7 +19,7 @@ static int extract(const char *text, size_t len, struct pair *p, struct diag_log
 
 	cr_assert_eq(dump_init(&p->before, "t"), 0);
 	cr_assert_eq(dump_init(&p->after, "t"), 0);
-	return mmtests_extract(text, len, "t", &p->before, &p->after, &p->elapsed, &diag);
+	return mmtests_extract(text, len, "t", NULL, &p->before, &p->after, &p->elapsed, &diag);
 }
 
 static void pair_fini(struct pair *p)
@@ -174,4 +174,51 @@ Test(mmtests, zero_elapsed_is_read_and_explained)
 	cr_expect_null(strstr(log.text, "unreadable"), "%s", log.text);
 	cr_expect_not_null(strstr(log.text, "7: the benchmark took 0.00 s"), "%s", log.text);
 	pair_fini(&p);
+}
+
+/* Two benchmarks in one file, as run.sh's results folder has them: each is read by name. */
+Test(mmtests, a_named_benchmark_is_read_and_a_missing_one_refused)
+{
+	static const char text[] = "start :: 100\narch :: x86_64\n"
+				   "test begin :: pagealloc 100\n"
+				   "file start :: /proc/vmstat\npgfault 1\n"
+				   "file start :: /proc/zoneinfo\nNode 0, zone Normal\n"
+				   "file end :: /proc/vmstat\npgfault 3\n"
+				   "file end :: /proc/zoneinfo\nNode 0, zone Normal\n"
+				   "test end :: pagealloc 101\n"
+				   "time :: pagealloc 0.1 user 0.2 system 1.5 elapsed\n"
+				   "test begin :: stutter 101\n"
+				   "file start :: /proc/vmstat\npgfault 10\n"
+				   "file end :: /proc/vmstat\npgfault 30\n"
+				   "test end :: stutter 102\n"
+				   "time :: stutter 0.1 user 0.2 system 2.123456789 elapsed\n";
+	struct vm_diag diag = {NULL, NULL};
+	const char *const benches[] = {NULL, "pagealloc", "stutter"};
+	const int64_t after[] = {3, 3, 30};
+	const double elapsed[] = {1.5, 1.5, 2.123456789};
+
+	for (int k = 0; k < 3; k++) {
+		struct pair p;
+		int64_t v;
+
+		cr_assert_eq(dump_init(&p.before, "t"), 0);
+		cr_assert_eq(dump_init(&p.after, "t"), 0);
+		cr_assert_eq(mmtests_extract(text, sizeof(text) - 1, "t", benches[k], &p.before,
+					     &p.after, &p.elapsed, &diag),
+			     0);
+		cr_expect_eq(dump_get(&p.after, "pgfault", &v), 0);
+		cr_expect_eq(v, after[k], "bench %s: pgfault %lld", benches[k], (long long)v);
+		cr_expect_eq(p.elapsed, elapsed[k]);
+		pair_fini(&p);
+	}
+	{
+		struct pair p;
+
+		cr_assert_eq(dump_init(&p.before, "t"), 0);
+		cr_assert_eq(dump_init(&p.after, "t"), 0);
+		cr_expect_eq(mmtests_extract(text, sizeof(text) - 1, "t", "dbench4", &p.before,
+					     &p.after, &p.elapsed, &diag),
+			     -ENOENT);
+		pair_fini(&p);
+	}
 }

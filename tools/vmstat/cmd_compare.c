@@ -30,7 +30,21 @@ struct run_arg {
 	int loaded;
 };
 
-static int load_mmtests(const char *path, struct run_arg *r)
+/* Is @path an mmtests tests-timestamp file?  Unreadable files are left to the loaders. */
+static int is_mmtests_file(const char *path)
+{
+	char *buf;
+	size_t len;
+	int yes;
+
+	if (input_read(path, &buf, &len))
+		return 0;
+	yes = mmtests_looks_like(buf, len);
+	free(buf);
+	return yes;
+}
+
+static int load_mmtests(const char *path, const char *bench, struct run_arg *r)
 {
 	char *buf;
 	size_t len;
@@ -48,12 +62,14 @@ static int load_mmtests(const char *path, struct run_arg *r)
 	if (!err)
 		err = dump_init(&r->after, path);
 	if (!err)
-		err = mmtests_extract(buf, len, path, &r->before, &r->after, &r->run.elapsed,
+		err = mmtests_extract(buf, len, path, bench, &r->before, &r->after, &r->run.elapsed,
 				      &cli_diag);
 	free(buf);
 	if (err) {
 		dump_fini(&r->before);
 		dump_fini(&r->after);
+		if (err == -ENOENT)
+			return cli_error("%s: no benchmark '%s' in the file", path, bench);
 		return cli_error("%s: %s", path,
 				 err == -EBADMSG
 					 ? "no /proc/vmstat copies before and after the test"
@@ -73,7 +89,10 @@ static int load_pair(const char *b, const char *a, struct run_arg *r)
 	return 0;
 }
 
-/* "NAME=BEFORE,AFTER[,SECONDS]" or "NAME=TESTS_TIMESTAMP"; @spec is modified in place. */
+/*
+ * "NAME=BEFORE,AFTER[,SECONDS]", "NAME=TESTS_TIMESTAMP" or "NAME=TESTS_TIMESTAMP,BENCH" (told
+ * from BEFORE,AFTER by the first file's contents); @spec is modified in place.
+ */
 static int parse_spec(char *spec, struct run_arg *r)
 {
 	char *eq = strchr(spec, '='), *b, *a, *s;
@@ -87,8 +106,14 @@ static int parse_spec(char *spec, struct run_arg *r)
 	r->run.elapsed = NAN;
 	r->run.name = spec;
 	if (!a) {
-		rc = load_mmtests(b, r);
+		rc = load_mmtests(b, NULL, r);
+	} else if (*a = '\0', is_mmtests_file(b)) {
+		if (a[1] == '\0' || strchr(a + 1, ','))
+			return cli_error("compare: run '%s' needs NAME=TESTS_TIMESTAMP,BENCH",
+					 spec);
+		rc = load_mmtests(b, a + 1, r);
 	} else {
+		*a = ',';
 		if (a == b || a[1] == '\0' || a[1] == ',')
 			return cli_error("compare: run '%s' needs BEFORE,AFTER", spec);
 		*a++ = '\0';

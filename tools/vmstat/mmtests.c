@@ -21,9 +21,12 @@ struct mm_parser {
 	double *elapsed;
 	const struct vm_diag *diag;
 	const char *path;
+	const char *bench; /* the benchmark to read; NULL: the first */
 	enum mm_section sec;
 	unsigned int line;
-	int tests; /* "test begin ::" lines seen */
+	int tests;   /* "test begin ::" lines seen */
+	int in_test; /* inside the benchmark read: from its "test begin" to its "test end" */
+	int found;   /* that benchmark's "test begin" was seen */
 };
 
 static int starts(const char *s, size_t len, const char *prefix)
@@ -60,6 +63,14 @@ static void time_line(struct mm_parser *p, const char *s, size_t len)
 			    "velocity rows print '-'");
 }
 
+/* Is the first word of @s (@len bytes) @word? */
+static int word_is(const char *s, size_t len, const char *word)
+{
+	size_t n = strlen(word);
+
+	return len >= n && memcmp(s, word, n) == 0 && (len == n || s[n] == ' ' || s[n] == '\t');
+}
+
 static void file_marker(struct mm_parser *p, const char *s, size_t len)
 {
 	int vm = len >= 12 && memcmp(s + len - 12, "/proc/vmstat", 12) == 0;
@@ -82,20 +93,29 @@ static int marker(struct mm_parser *p, const char *s, size_t len)
 	while (len && (s[len - 1] == '\r' || s[len - 1] == ' ' || s[len - 1] == '\t'))
 		len--;
 	if (starts(s, len, "test begin :: ")) {
-		if (++p->tests == 2)
+		p->tests++;
+		if (p->bench) {
+			p->in_test = !p->found && word_is(s + 14, len - 14, p->bench);
+			p->found |= p->in_test;
+			p->sec = p->in_test ? MM_OTHER : MM_DONE;
+			return 1;
+		}
+		if (p->tests == 2)
 			diag_report(p->diag, p->path, p->line,
-				    "more than one benchmark; only the first is read");
+				    "more than one benchmark; only the first is read (name one "
+				    "as NAME=FILE,BENCH)");
 		if (p->tests >= 2)
 			p->sec = MM_DONE;
 		return 1;
 	}
 	if (starts(s, len, "test end :: ")) {
 		if (p->sec != MM_DONE)
-			p->sec = MM_OTHER;
+			p->sec = p->bench ? MM_DONE : MM_OTHER;
+		p->in_test = 0;
 		return 1;
 	}
 	if (starts(s, len, "time :: ")) {
-		if (p->tests < 2)
+		if (p->bench ? word_is(s + 8, len - 8, p->bench) && p->found : p->tests < 2)
 			time_line(p, s, len);
 		return 1;
 	}
@@ -130,10 +150,11 @@ static int counter_line(struct mm_parser *p, const char *s, size_t len)
 	return r;
 }
 
-int mmtests_extract(const char *buf, size_t len, const char *path, struct vm_dump *before,
-		    struct vm_dump *after, double *elapsed, const struct vm_diag *diag)
+int mmtests_extract(const char *buf, size_t len, const char *path, const char *bench,
+		    struct vm_dump *before, struct vm_dump *after, double *elapsed,
+		    const struct vm_diag *diag)
 {
-	struct mm_parser p = {before, after, elapsed, diag, path, MM_OTHER, 0, 0};
+	struct mm_parser p = {before, after, elapsed, diag, path, bench, MM_OTHER, 0, 0, 0, 0};
 	size_t pos = 0, n;
 	const char *s;
 
@@ -142,11 +163,14 @@ int mmtests_extract(const char *buf, size_t len, const char *path, struct vm_dum
 		int err = 0;
 
 		p.line++;
-		if (!marker(&p, s, n) && (p.sec == MM_BEFORE || p.sec == MM_AFTER))
+		if (!marker(&p, s, n) && (p.sec == MM_BEFORE || p.sec == MM_AFTER) &&
+		    (!bench || p.in_test))
 			err = counter_line(&p, s, n);
 		if (err)
 			return err;
 	}
+	if (bench && !p.found)
+		return -ENOENT;
 	return before->nr && after->nr ? 0 : -EBADMSG;
 }
 
