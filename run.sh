@@ -66,7 +66,8 @@ run_bench() {
   local name=$1
   shift
   echo "== $name" >&2
-  "build/bench/$name" "${common[@]}" --results "$results/$name" "$@" | tee -a "$results/report.txt"
+  "build/bench/$name" "${common[@]}" --results "$results/$name" --mmtests-root "$results" "$@" |
+    tee -a "$results/report.txt"
   echo | tee -a "$results/report.txt"
 }
 

@@ -22,6 +22,8 @@ const char harness_usage[] =
 	"  --modes LIST       reclaim modes, comma-separated, the first is the baseline "
 	"(default zone,node)\n"
 	"  --results DIR      where the logs, dumps and tables go (default: a new folder in $TMPDIR)\n"
+	"  --mmtests-root DIR where mmtests' results layout goes: tests-timestamp-<column> and\n"
+	"                     <bench>-<column>/noprofile (default: the --results folder)\n"
 	"  --cpu C            CPU the measuring thread is bound to (-1: none; default: the first allowed)\n"
 	"  --quiet            no progress line\n";
 
@@ -75,6 +77,8 @@ static int take_value(struct harness_opts *o, const char *opt, const char *val)
 		return o->topology = val, 0;
 	if (strcmp(opt, "--results") == 0)
 		return o->results = val, 0;
+	if (strcmp(opt, "--mmtests-root") == 0)
+		return o->mmtests_root = val, 0;
 	if (strcmp(opt, "--modes") == 0)
 		return parse_modes(o, val);
 	if (o->nr_sets == HARNESS_MAX_SETS || !strchr(val, '='))
@@ -85,8 +89,8 @@ static int take_value(struct harness_opts *o, const char *opt, const char *val)
 
 int harness_parse_opt(struct harness_opts *o, int argc, char **argv, int *i)
 {
-	static const char *const with_value[] = {"--mib",   "--topology", "--set",
-						 "--modes", "--results",  "--cpu"};
+	static const char *const with_value[] = {"--mib",     "--topology",     "--set", "--modes",
+						 "--results", "--mmtests-root", "--cpu"};
 	const char *opt = argv[*i];
 
 	if (strcmp(opt, "--quiet") == 0) {

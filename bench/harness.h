@@ -23,10 +23,12 @@ struct harness_opts {
 	int nr_sets;
 	enum nlru_mode modes[HARNESS_MAX_MODES]; /* in column order: the first is the baseline */
 	int nr_modes;
-	const char *results; /* the results folder of this benchmark */
-	int cpu;             /* CPU the measuring thread is bound to; -1: not bound;
-				HARNESS_CPU_FIRST: the first one the process may use */
-	int quiet;           /* no progress line even on a terminal */
+	const char *results;      /* the results folder of this benchmark */
+	const char *mmtests_root; /* where mmtests' layout goes (mmtests_results.h); NULL:
+				     the results folder */
+	int cpu;                  /* CPU the measuring thread is bound to; -1: not bound;
+				     HARNESS_CPU_FIRST: the first one the process may use */
+	int quiet;                /* no progress line even on a terminal */
 };
 
 /* harness_opts_init - defaults: @node_mib, the real topology, zone then node, no folder. */
@@ -34,7 +36,8 @@ void harness_opts_init(struct harness_opts *o, long node_mib);
 
 /*
  * harness_parse_opt - take argv[*i] (and its value argv[*i + 1]) if it is a harness option:
- * --mib N, --topology T, --set name=value, --modes zone,node, --results DIR, --cpu C, --quiet.
+ * --mib N, --topology T, --set name=value, --modes zone,node, --results DIR, --mmtests-root DIR,
+ * --cpu C, --quiet.
  * Returns 1 and advances *@i past the value when taken, 0 when the option is not one of these,
  * -EINVAL (with a message on stderr) when its value is missing or bad.
  */

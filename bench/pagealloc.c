@@ -29,6 +29,7 @@
 #include "input.h"
 #include "mmstat.h"
 #include "mmtable.h"
+#include "mmtests_results.h"
 #include "out.h"
 #include "pagealloc_log.h"
 #include "vmsummary.h"
@@ -63,6 +64,7 @@ struct pagealloc {
 	void **pages;
 	FILE *samples; /* samples.csv */
 	double tsc_per_ns;
+	struct mmt_record clock; /* the measured loop, for mmtests' tests-timestamp */
 	char results_buf[HARNESS_PATH_MAX];
 };
 
@@ -276,6 +278,28 @@ static int write_tables(struct pagealloc *pa, const struct pa_ops *ops)
 	return r;
 }
 
+/* mmtests' layout: each engine column a "kernel" with its vmstat record; every column's
+ * pagealloc.log split by order and linked as <root>/pagealloc-<column>/noprofile. */
+static int write_mmtests(struct pagealloc *pa)
+{
+	const char *root = pa->h.mmtests_root ? pa->h.mmtests_root : pa->h.results;
+	int r = 0;
+
+	for (int k = 0; !r && k < pa->nr_cols; k++) {
+		struct mmt_record rec = pa->clock;
+
+		rec.bench = "pagealloc";
+		rec.column = pa->col[k].name;
+		rec.dir = pa->col[k].dir;
+		r = mmt_split_pagealloc(pa->col[k].dir);
+		if (!r)
+			r = mmt_link(root, "pagealloc", pa->col[k].name, pa->col[k].dir);
+		if (!r && k < pa->nr_engines)
+			r = mmt_write_record(root, &rec, k);
+	}
+	return r;
+}
+
 static int report(struct pagealloc *pa, double elapsed)
 {
 	struct pa_ops ops[PA_MAX_COLS];
@@ -293,7 +317,8 @@ static int report(struct pagealloc *pa, double elapsed)
 	for (int k = 0; k < pa->nr_engines; k++)
 		runs[k] = (struct vmsummary_run){pa->col[k].name, pa->col[k].dir, elapsed};
 	printf("\npagealloc vmstat summary\n");
-	return vmsummary_write(runs, (size_t)pa->nr_engines, pa->h.results, stdout);
+	r = vmsummary_write(runs, (size_t)pa->nr_engines, pa->h.results, stdout);
+	return r ? r : write_mmtests(pa);
 }
 
 static int add_column(struct pagealloc *pa, const char *name, enum col_kind kind)
@@ -343,7 +368,7 @@ static int write_run_info(const struct pagealloc *pa, double elapsed)
 	out_json_str(f, pa->h.topology ? pa->h.topology : "");
 	fprintf(f,
 		",\"orders\":[%u,%u],\"batch_mib\":%ld,\"outer\":%ld,\"inner\":%ld,"
-		"\"sample_pages\":%ld,\"tsc_per_ns\":%.6f,\"elapsed_s\":%.3f,\"failed\":{",
+		"\"sample_pages\":%ld,\"tsc_per_ns\":%.6f,\"elapsed_s\":%.9f,\"failed\":{",
 		pa->order_min, pa->order_max, pa->batch_mib, pa->outer, pa->inner, pa->sample_pages,
 		pa->tsc_per_ns, elapsed);
 	for (int k = 0; k < pa->nr_cols; k++)
@@ -375,7 +400,7 @@ static int teardown(struct pagealloc *pa)
 
 static int measure(struct pagealloc *pa)
 {
-	double t0, elapsed;
+	double elapsed;
 	int r = setup(pa);
 
 	for (int k = 0; !r && k < pa->nr_engines; k++)
@@ -383,9 +408,10 @@ static int measure(struct pagealloc *pa)
 	if (r)
 		return r;
 	pa->tsc_per_ns = tsc_per_ns(100);
-	t0 = now_s();
+	mmt_clock_start(&pa->clock);
 	run_all(pa);
-	elapsed = now_s() - t0;
+	mmt_clock_stop(&pa->clock);
+	elapsed = pa->clock.elapsed;
 	for (int k = 0; !r && k < pa->nr_engines; k++)
 		r = harness_dump(pa->col[k].eng, pa->col[k].dir, "after");
 	for (int k = 0; !r && k < pa->nr_cols; k++)

@@ -26,6 +26,7 @@
 #include "harness.h"
 #include "mmstat.h"
 #include "mmtable.h"
+#include "mmtests_results.h"
 #include "out.h"
 #include "stutter.h"
 #include "stutter_probe.h"
@@ -37,8 +38,9 @@
 struct mode_run {
 	const char *column;
 	char dir[HARNESS_PATH_MAX];
-	double elapsed;     /* wall time between the vmstat dumps */
-	double calibrate_s; /* the calibration write, synced */
+	double elapsed;          /* wall time between the vmstat dumps */
+	struct mmt_record clock; /* the same interval, for mmtests' tests-timestamp */
+	double calibrate_s;      /* the calibration write, synced */
 	double copy_s[ST_MAX_ITERATIONS];
 	uint64_t probes, failed_touches, hog_failed;
 	struct stutter_stats lat;
@@ -172,11 +174,11 @@ static int measure_mode(struct stutter *st, struct nlru_engine *eng, struct mode
 {
 	struct stutter_probe probe;
 	FILE *log = harness_fopen(run->dir, "mmap-latency.log", "w");
-	double t0 = now_s();
 	int r = log ? 0 : -EIO, r2;
 
 	if (!r)
 		r = harness_dump(eng, run->dir, "before");
+	mmt_clock_start(&run->clock);
 	harness_progress(&st->h, "stutter: %s calibration", run->column);
 	if (!r)
 		r = calibrate(st, eng, &run->calibrate_s);
@@ -192,7 +194,8 @@ static int measure_mode(struct stutter *st, struct nlru_engine *eng, struct mode
 	r2 = stutter_probe_stop(&probe);
 	run->probes = probe.iterations;
 	run->failed_touches = probe.failed_touches;
-	run->elapsed = now_s() - t0;
+	mmt_clock_stop(&run->clock);
+	run->elapsed = run->clock.elapsed;
 	if (!r)
 		r = r2 ? r2 : harness_dump(eng, run->dir, "after");
 	if (fclose(log) && !r)
@@ -394,18 +397,55 @@ static int write_run_info(const struct stutter *st)
 		const struct mode_run *run = &st->run[m];
 
 		fprintf(f,
-			"%s{\"column\":\"%s\",\"elapsed_s\":%.3f,\"calibrate_s\":%.3f,"
+			"%s{\"column\":\"%s\",\"elapsed_s\":%.9f,\"calibrate_s\":%.9f,"
 			"\"probes\":%" PRIu64 ",\"latency_samples\":%" PRIu64
 			",\"failed_probe_touches\":%" PRIu64 ",\"failed_hog_touches\":%" PRIu64 "}",
 			m ? "," : "", run->column, run->elapsed, run->calibrate_s, run->probes,
 			run->lat.n, run->failed_touches, run->hog_failed);
 		for (int it = 0; it < st->iterations; it++)
-			fprintf(csv, "%s,%d,%.4f,%.2f,%.2f\n", run->column, it, run->copy_s[it],
+			fprintf(csv, "%s,%d,%.9f,%.4f,%.4f\n", run->column, it, run->copy_s[it],
 				(double)(st->file_bytes >> 20) / run->copy_s[it],
 				(double)(st->file_bytes >> 20) / (run->copy_s[it] + 1));
 	}
 	fputs("]}\n", f);
 	return (fclose(f) | fclose(csv)) ? -EIO : 0;
+}
+
+/*
+ * mmtests' layout per mode: its vmstat record, and beside its mmap-latency.log the files of
+ * the stutter shellpack that the Extract modules read.  calibrate.time holds the time of
+ * mmtests' 1 GiB at the speed measured (the calibration writes calibrate_mib), so that
+ * ExtractStuttercalibrate's 1024 / seconds is the speed of the table.
+ */
+static int write_mmtests(const struct stutter *st)
+{
+	const char *root = st->h.mmtests_root ? st->h.mmtests_root : st->h.results;
+	int r = 0;
+
+	for (int m = 0; !r && m < st->h.nr_modes; m++) {
+		const struct mode_run *run = &st->run[m];
+		struct mmt_record rec = run->clock;
+		char name[32];
+
+		rec.bench = "stutter";
+		rec.column = run->column;
+		rec.dir = run->dir;
+		r = mmt_write_record(root, &rec, m);
+		if (!r)
+			r = mmt_link(root, "stutter", run->column, run->dir);
+		if (!r)
+			r = mmt_write_time(run->dir, "calibrate.time",
+					   run->calibrate_s * 1024.0 / (double)st->calibrate_mib);
+		for (int it = 0; !r && it < st->iterations; it++) {
+			snprintf(name, sizeof(name), "time.%d", it + 1);
+			r = mmt_write_time(run->dir, name, run->copy_s[it]);
+		}
+		if (!r)
+			r = mmt_write_u64(run->dir, "dd.filesize", st->file_bytes);
+		if (!r)
+			r = mmt_write_u64(run->dir, "dd.blocksize", (uint64_t)st->block);
+	}
+	return r;
 }
 
 static int report(struct stutter *st)
@@ -425,7 +465,8 @@ static int report(struct stutter *st)
 		runs[m] = (struct vmsummary_run){st->run[m].column, st->run[m].dir,
 						 st->run[m].elapsed};
 	printf("stutter vmstat summary\n");
-	return vmsummary_write(runs, (size_t)st->h.nr_modes, st->h.results, stdout);
+	r = vmsummary_write(runs, (size_t)st->h.nr_modes, st->h.results, stdout);
+	return r ? r : write_mmtests(st);
 }
 
 static void usage(FILE *to)

@@ -1,10 +1,13 @@
 #!/bin/sh
 # Smoke run of one benchmark at a tiny size: it must finish, print its tables and fill its
-# results folder, with each mode's dumps in that mode's layout.  No figure is checked: the
-# machine may be busy.  Usage: smoke.sh PROGRAM pagealloc|stutter
+# results folder, with each mode's dumps in that mode's layout and mmtests' results layout
+# beside them (data/mmtests-layout.txt), read back by nlru-vmstat.  No figure is checked: the
+# machine may be busy.  Usage: smoke.sh PROGRAM pagealloc|stutter NLRU_VMSTAT
 set -eu
 prog=$1
 bench=$2
+vmstat=$3
+layout=$(dirname "$0")/data/mmtests-layout.txt
 dir=$(mktemp -d "${TMPDIR:-/tmp}/nlru-smoke-XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "smoke $bench: $*" >&2; exit 1; }
@@ -38,6 +41,22 @@ done
 # Zone mode dumps Linux 4.7's names, node mode 4.8's.
 grep -q '^pgscan_kswapd_normal ' "$dir/4.7-zone/vmstat-after" || fail "zone mode dump is not 4.7's"
 grep -q '^pgscan_kswapd ' "$dir/4.8-node/vmstat-after" || fail "node mode dump is not 4.8's"
+# mmtests' layout: every file its scripts read, in the form they read it.
+grep "^$bench " "$layout" | while read -r _ path regex; do
+  for col in 4.7-zone 4.8-node; do
+    f=$dir/$(echo "$path" | sed "s/COL/$col/")
+    [ -s "$f" ] || fail "mmtests layout: $f missing or empty"
+    grep -Eq -- "$regex" "$f" || fail "mmtests layout: no line of $f matches '$regex'"
+  done
+done
+[ -L "$dir/$bench-4.7-zone/noprofile" ] || fail "$bench-4.7-zone/noprofile is not a symlink"
+# Read back with the project's own parser: the same vmstat summary as the run printed.
+"$vmstat" compare "4.7-zone=$dir/tests-timestamp-4.7-zone,$bench" \
+  "4.8-node=$dir/tests-timestamp-4.8-node,$bench" >"$dir/readback.txt" ||
+  fail "nlru-vmstat could not read the tests-timestamp files back"
+diff -u "$dir/vmstat-summary.txt" "$dir/readback.txt" >&2 ||
+  fail "the tests-timestamp files give another vmstat summary than the run's"
+
 # A run too short for the probe to finish a group, logged as mmtests logs (the open group
 # dropped), has no latency sample: its column prints "-" and the other tables still come.
 if [ "$bench" = stutter ]; then
