@@ -22,7 +22,7 @@ pagealloc)
          ref-jemalloc/pagealloc.log ref-mmap/pagealloc.log 4.7-zone/pagealloc.log' ;;
 stutter)
   "$prog" --quiet --mib 16 --iterations 1 --settle-ms 0 --results "$dir" >"$dir/out.txt"
-  rows='^Min.........mmap ^Best1%Mean..mmap ^Write ^Hmean....tput ^Allocation.stalls
+  rows='^Min.........mmap ^Best1%Mean..mmap ^Ops.Write ^Hmean....tput ^Allocation.stalls
         ^Kswapd.efficiency ^Slabs.scanned'
   files='stutter-latency.txt stutter-latency.json stutter-write-speed.csv
          stutter-throughput.json iterations.csv run.json 4.7-zone/mmap-latency.log
@@ -62,7 +62,7 @@ diff -u "$dir/vmstat-summary.txt" "$dir/readback.txt" >&2 ||
 if [ "$bench" = stutter ]; then
   "$prog" --quiet --mib 16 --iterations 1 --settle-ms 0 --drop-open-group --probe-pages 16 \
     --results "$dir/short" >"$dir/short.txt" 2>/dev/null || fail "a short run failed"
-  for r in '^Min.........mmap' '^Write' '^Allocation.stalls'; do
+  for r in '^Min.........mmap' '^Ops.Write' '^Allocation.stalls'; do
     grep -q "$r" "$dir/short.txt" || fail "short run: no row matching '$r'"
   done
 fi
