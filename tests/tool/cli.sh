@@ -43,21 +43,24 @@ expect 0 'went down' "$bin" diff "$data/vmstat-4.8-after" "$data/vmstat-4.8-befo
 expect 2 'expected 2 file' "$bin" diff "$data/vmstat-4.8-before"
 expect 2 'not a number of seconds' "$bin" diff "$data/vmstat-4.8-before" "$data/vmstat-4.8-after" --elapsed x
 expect 2 'empty file' "$bin" diff "$data/vmstat-4.8-before" "$tmp/empty"
-expect 0 'Kswapd efficiency               98%' "$bin" compare \
+expect 0 'Kswapd efficiency                  98%' "$bin" compare \
 	"a=$data/vmstat-4.7-before,$data/vmstat-4.7-after,100" \
 	"b=$data/vmstat-4.8-before,$data/vmstat-4.8-after,100"
 expect 0 'Workingset refaults' "$bin" compare --extended "a=$data/vmstat-6.x-before,$data/vmstat-6.x-after"
 expect 0 '"label":"Kswapd velocity"' "$bin" compare --json "a=$data/vmstat-4.7-before,$data/vmstat-4.7-after,100"
-expect 0 'Kswapd velocity             200.000' "$bin" compare "mm=$data/tests-timestamp-4.8"
+expect 0 'Kswapd velocity                200.000' "$bin" compare "mm=$data/tests-timestamp-4.8"
 expect 2 'not an mmtests tests-timestamp' "$bin" compare "a=$data/vmstat-4.7-before"
+# A benchmark named: the one of that name, or a refusal when the file has none.
+expect 0 'Kswapd velocity                200.000' "$bin" compare "mm=$data/tests-timestamp-4.8,stutter"
+expect 2 "no benchmark 'pagealloc' in the file" "$bin" compare "mm=$data/tests-timestamp-4.8,pagealloc"
 # What run-mmtests.sh writes first: start, arch and numactl lines, then the first test.
 { printf 'start :: 1469499990\narch :: x86_64\navailable: 1 nodes (0)\n'
   sed -n '/^test begin ::/,$p' "$data/tests-timestamp-4.8"; } >"$tmp/ts-real"
-expect 0 'Kswapd velocity             200.000' "$bin" compare "mm=$tmp/ts-real"
+expect 0 'Kswapd velocity                200.000' "$bin" compare "mm=$tmp/ts-real"
 # SECONDS of 0 (here or in a tests-timestamp's 0.00): compared, velocities '-', one warning.
 expect 0 "SECONDS is 0; its velocity rows print '-'" "$bin" compare \
 	"a=$data/vmstat-4.8-before,$data/vmstat-4.8-after,0"
-expect 0 'Kswapd velocity                   -' "$bin" compare \
+expect 0 'Kswapd velocity                      -' "$bin" compare \
 	"a=$data/vmstat-4.8-before,$data/vmstat-4.8-after,0"
 sed 's/ 100.00 elapsed$/ 0.00 elapsed/' "$data/tests-timestamp-4.8" >"$tmp/ts-zero"
 expect 0 'the benchmark took 0.00 s' "$bin" compare "mm=$tmp/ts-zero"

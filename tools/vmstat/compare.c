@@ -27,7 +27,13 @@ enum q {
 	Q_DSCAN, Q_KSCAN, Q_KSTEAL, Q_DSTEAL, Q_ZNORMAL, Q_ZDMA32, Q_ZDMA,
 	Q_VMSCAN_WRITE, Q_IMMEDIATE, Q_PGPGIN, Q_PGPGOUT, Q_PGRESCUED, Q_SLABS,
 	Q_DINODE, Q_KINODE, Q_SKIPWAIT, Q_PGREFILL, Q_PGSKIP, Q_WS_REFAULT, Q_WS_ACTIVATE,
-	Q_WS_RESTORE, NR_Q
+	Q_WS_RESTORE,
+	Q_THP_FAULT, Q_THP_COLLAPSE, Q_THP_SPLIT, Q_THP_FALLBACK, Q_THP_COLLAPSE_FAIL,
+	Q_COMPACT_STALL, Q_COMPACT_SUCCESS, Q_COMPACT_FAIL, Q_MIGRATE_OK, Q_MIGRATE_FAIL,
+	Q_COMPACT_ISOLATED, Q_COMPACT_MSCAN, Q_COMPACT_FSCAN, Q_COMPACT_MOVED, Q_COMPACT_MOVEFAIL,
+	Q_COMPACT_BLOCKS,
+	Q_NUMA_HIT, Q_NUMA_MISS, Q_NUMA_INTERLEAVE, Q_NUMA_LOCAL, Q_NUMA_PTE, Q_NUMA_HUGE_PTE,
+	Q_NUMA_HINT, Q_NUMA_HINT_LOCAL, Q_NUMA_MIGRATED, NR_Q
 };
 
 #define KEYS_(...) ((const char *const[]){__VA_ARGS__, NULL})
@@ -60,6 +66,31 @@ static const char *const *const q_plain[NR_Q] = {
 	[Q_DINODE] = KEYS_("pginodesteal"),
 	[Q_KINODE] = KEYS_("kswapd_inodesteal"),
 	[Q_SKIPWAIT] = KEYS_("kswapd_skip_congestion_wait"),
+	[Q_THP_FAULT] = KEYS_("thp_fault_alloc"),
+	[Q_THP_COLLAPSE] = KEYS_("thp_collapse_alloc"),
+	[Q_THP_SPLIT] = KEYS_("thp_split"),
+	[Q_THP_FALLBACK] = KEYS_("thp_fault_fallback"),
+	[Q_THP_COLLAPSE_FAIL] = KEYS_("thp_collapse_alloc_failed"),
+	[Q_COMPACT_STALL] = KEYS_("compact_stall"),
+	[Q_COMPACT_SUCCESS] = KEYS_("compact_success"),
+	[Q_COMPACT_FAIL] = KEYS_("compact_fail"),
+	[Q_MIGRATE_OK] = KEYS_("pgmigrate_success"),
+	[Q_MIGRATE_FAIL] = KEYS_("pgmigrate_fail"),
+	[Q_COMPACT_ISOLATED] = KEYS_("compact_isolated"),
+	[Q_COMPACT_MSCAN] = KEYS_("compact_migrate_scanned"),
+	[Q_COMPACT_FSCAN] = KEYS_("compact_free_scanned"),
+	[Q_COMPACT_MOVED] = KEYS_("compact_pages_moved"),
+	[Q_COMPACT_MOVEFAIL] = KEYS_("compact_pagemigrate_failed"),
+	[Q_COMPACT_BLOCKS] = KEYS_("compact_blocks_moved"),
+	[Q_NUMA_HIT] = KEYS_("numa_hit"),
+	[Q_NUMA_MISS] = KEYS_("numa_miss"),
+	[Q_NUMA_INTERLEAVE] = KEYS_("numa_interleave"),
+	[Q_NUMA_LOCAL] = KEYS_("numa_local"),
+	[Q_NUMA_PTE] = KEYS_("numa_pte_updates"),
+	[Q_NUMA_HUGE_PTE] = KEYS_("numa_huge_pte_updates"),
+	[Q_NUMA_HINT] = KEYS_("numa_hint_faults"),
+	[Q_NUMA_HINT_LOCAL] = KEYS_("numa_hint_faults_local"),
+	[Q_NUMA_MIGRATED] = KEYS_("numa_pages_migrated"),
 };
 
 static const enum map_id q_mapped[NR_Q] = {
@@ -70,16 +101,32 @@ static const enum map_id q_mapped[NR_Q] = {
 	[Q_WS_ACTIVATE] = MAP_WORKINGSET_ACTIVATE, [Q_WS_RESTORE] = MAP_WORKINGSET_RESTORE,
 };
 
-enum op { OP_DELTA, OP_MINUS, OP_EFF, OP_VEL, OP_PCT_DIRECT };
+enum op {
+	OP_DELTA, OP_MINUS, OP_EFF, OP_VEL, OP_PCT_DIRECT,
+	OP_COMPACT_COST, OP_PTE_RANGE, OP_HINT_PCT, OP_NUMA_COST
+};
+
+/*
+ * Which tables a row is in: every one, only with --extended, or only with the compaction
+ * counters mmtests finds in the baseline: pgmigrate_success and the scanners (Linux 3.8 and
+ * later) or compact_pages_moved and compact_pagemigrate_failed (before).
+ */
+enum when { ALWAYS, EXTENDED, NEW_COMPACTION, OLD_COMPACTION };
 
 struct row_def {
 	struct cmp_row row;
 	enum op op;
 	enum q a, b;
+	enum when when;
+	/* mmtests' missing counter counts as 0 (the THP, compaction and NUMA rows) */
+	int zero_missing;
 };
 
-#define INT_(l, op, a, b) {{l, CMP_INT, 0, 0}, op, a, b}
-#define EXT_(l, a) {{l, CMP_INT, 1, 0}, OP_DELTA, a, a}
+#define INT_(l, op, a, b) {{l, CMP_INT, 0, 0}, op, a, b, ALWAYS, 0}
+#define EXT_(l, a) {{l, CMP_INT, 1, 0}, OP_DELTA, a, a, EXTENDED, 0}
+/* The rows after mmtests' reclaim rows: a missing counter is 0 there, as in mmtests. */
+#define ZERO_(l, a, w) {{l, CMP_INT, 0, 0}, OP_DELTA, a, a, w, 1}
+#define TEXT_AS_(f) ((int)(f) + 1)
 
 /*
  * mmtests' order.  "Stall zone" rows are our addition (allocstall_<zone>, new in 4.8).
@@ -105,15 +152,16 @@ static const struct row_def rows[] = {
 	INT_("Kswapd pages scanned", OP_DELTA, Q_KSCAN, 0),
 	INT_("Kswapd pages reclaimed", OP_DELTA, Q_KSTEAL, 0),
 	INT_("Direct pages reclaimed", OP_DELTA, Q_DSTEAL, 0),
-	{{"Kswapd efficiency", CMP_PCT, 0, 0}, OP_EFF, Q_KSTEAL, Q_KSCAN},
-	{{"Kswapd velocity", CMP_VEL, 0, 0}, OP_VEL, Q_KSCAN, 0},
-	{{"Direct efficiency", CMP_PCT, 0, 0}, OP_EFF, Q_DSTEAL, Q_DSCAN},
-	{{"Direct velocity", CMP_VEL, 0, 0}, OP_VEL, Q_DSCAN, 0},
-	{{"Percentage direct scans", CMP_PCT, 0, 0}, OP_PCT_DIRECT, Q_DSCAN, Q_KSCAN},
-	{{"Zone normal velocity", CMP_VEL, 0, 0}, OP_VEL, Q_ZNORMAL, 0},
-	{{"Zone dma32 velocity", CMP_VEL, 0, 0}, OP_VEL, Q_ZDMA32, 0},
-	{{"Zone dma velocity", CMP_VEL, 0, 0}, OP_VEL, Q_ZDMA, 0},
-	{{"Page writes by reclaim", CMP_INT, 0, 1}, OP_DELTA, Q_VMSCAN_WRITE, 0},
+	{{"Kswapd efficiency", CMP_PCT, 0, 0}, OP_EFF, Q_KSTEAL, Q_KSCAN, ALWAYS, 0},
+	{{"Kswapd velocity", CMP_VEL, 0, 0}, OP_VEL, Q_KSCAN, 0, ALWAYS, 0},
+	{{"Direct efficiency", CMP_PCT, 0, 0}, OP_EFF, Q_DSTEAL, Q_DSCAN, ALWAYS, 0},
+	{{"Direct velocity", CMP_VEL, 0, 0}, OP_VEL, Q_DSCAN, 0, ALWAYS, 0},
+	{{"Percentage direct scans", CMP_PCT, 0, 0}, OP_PCT_DIRECT, Q_DSCAN, Q_KSCAN, ALWAYS, 0},
+	{{"Zone normal velocity", CMP_VEL, 0, 0}, OP_VEL, Q_ZNORMAL, 0, ALWAYS, 0},
+	{{"Zone dma32 velocity", CMP_VEL, 0, 0}, OP_VEL, Q_ZDMA32, 0, ALWAYS, 0},
+	{{"Zone dma velocity", CMP_VEL, 0, 0}, OP_VEL, Q_ZDMA, 0, ALWAYS, 0},
+	{{"Page writes by reclaim", CMP_INT, 0, TEXT_AS_(CMP_VEL)}, OP_DELTA, Q_VMSCAN_WRITE, 0,
+	 ALWAYS, 0},
 	INT_("Page writes file", OP_MINUS, Q_VMSCAN_WRITE, Q_PSWPOUT),
 	INT_("Page writes anon", OP_DELTA, Q_PSWPOUT, 0),
 	INT_("Page reclaim immediate", OP_DELTA, Q_IMMEDIATE, 0),
@@ -124,6 +172,37 @@ static const struct row_def rows[] = {
 	INT_("Direct inode steals", OP_DELTA, Q_DINODE, 0),
 	INT_("Kswapd inode steals", OP_DELTA, Q_KINODE, 0),
 	INT_("Kswapd skipped wait", OP_DELTA, Q_SKIPWAIT, 0),
+	ZERO_("THP fault alloc", Q_THP_FAULT, ALWAYS),
+	ZERO_("THP collapse alloc", Q_THP_COLLAPSE, ALWAYS),
+	ZERO_("THP splits", Q_THP_SPLIT, ALWAYS),
+	ZERO_("THP fault fallback", Q_THP_FALLBACK, ALWAYS),
+	ZERO_("THP collapse fail", Q_THP_COLLAPSE_FAIL, ALWAYS),
+	ZERO_("Compaction stalls", Q_COMPACT_STALL, ALWAYS),
+	ZERO_("Compaction success", Q_COMPACT_SUCCESS, ALWAYS),
+	ZERO_("Compaction failures", Q_COMPACT_FAIL, ALWAYS),
+	ZERO_("Page migrate success", Q_MIGRATE_OK, NEW_COMPACTION),
+	ZERO_("Page migrate failure", Q_MIGRATE_FAIL, NEW_COMPACTION),
+	ZERO_("Compaction pages moved", Q_COMPACT_MOVED, OLD_COMPACTION),
+	ZERO_("Compaction move failure", Q_COMPACT_MOVEFAIL, OLD_COMPACTION),
+	ZERO_("Compaction pages isolated", Q_COMPACT_ISOLATED, NEW_COMPACTION),
+	ZERO_("Compaction migrate scanned", Q_COMPACT_MSCAN, NEW_COMPACTION),
+	ZERO_("Compaction free scanned", Q_COMPACT_FSCAN, NEW_COMPACTION),
+	{{"Compaction cost", CMP_COST, 0, 0}, OP_COMPACT_COST, 0, 0, ALWAYS, 1},
+	ZERO_("NUMA alloc hit", Q_NUMA_HIT, ALWAYS),
+	ZERO_("NUMA alloc miss", Q_NUMA_MISS, ALWAYS),
+	ZERO_("NUMA interleave hit", Q_NUMA_INTERLEAVE, ALWAYS),
+	ZERO_("NUMA alloc local", Q_NUMA_LOCAL, ALWAYS),
+	ZERO_("NUMA base PTE updates", Q_NUMA_PTE, ALWAYS),
+	ZERO_("NUMA huge PMD updates", Q_NUMA_HUGE_PTE, ALWAYS),
+	{{"NUMA page range updates", CMP_INT, 0, 0}, OP_PTE_RANGE, Q_NUMA_PTE, Q_NUMA_HUGE_PTE,
+	 ALWAYS, 1},
+	ZERO_("NUMA hint faults", Q_NUMA_HINT, ALWAYS),
+	ZERO_("NUMA hint local faults", Q_NUMA_HINT_LOCAL, ALWAYS),
+	{{"NUMA hint local percent", CMP_PCT, 0, TEXT_AS_(CMP_INT)}, OP_HINT_PCT,
+	 Q_NUMA_HINT_LOCAL, Q_NUMA_HINT, ALWAYS, 1},
+	ZERO_("NUMA pages migrated", Q_NUMA_MIGRATED, ALWAYS),
+	{{"AutoNUMA cost", CMP_COST, 0, 0}, OP_NUMA_COST, 0, 0, OLD_COMPACTION, 1},
+	{{"AutoNUMA cost", CMP_COST, 0, TEXT_AS_(CMP_PCT)}, OP_NUMA_COST, 0, 0, NEW_COMPACTION, 1},
 	EXT_("Active pages scanned", Q_PGREFILL),
 	EXT_("Pages skipped", Q_PGSKIP),
 	EXT_("Workingset refaults", Q_WS_REFAULT),
@@ -190,11 +269,50 @@ static void set_pct(struct cmp_cell *c, double f)
 	c->i = trunc_i64(f);
 }
 
+/*
+ * mmtests' cost models (MonitorMmtestsvmstat.pm), in millions of its x86-64 cost units: a
+ * list operation and lock, a page copy, a PTE update and a NUMA hinting fault.  The first
+ * compaction model charges "compact_migrate_free", a counter no kernel has, so nothing.
+ */
+#define MMT_CA (56.0 / 8)
+#define MMT_CPAGERW (MMT_CA + 4096.0 / 8)
+#define MMT_CI (MMT_CA + 12)
+
+static double compact_cost(const struct quant *q)
+{
+	double cost = 0;
+
+	if (q[Q_COMPACT_MSCAN].ok)
+		cost = MMT_CA * (double)q[Q_COMPACT_MSCAN].v +
+		       MMT_CI * (double)q[Q_COMPACT_ISOLATED].v +
+		       2 * MMT_CPAGERW * (double)q[Q_MIGRATE_OK].v +
+		       2 * MMT_CA * (double)q[Q_MIGRATE_FAIL].v;
+	if (q[Q_COMPACT_BLOCKS].ok)
+		cost = MMT_CA * (double)q[Q_COMPACT_BLOCKS].v * 16384 +
+		       2 * MMT_CPAGERW * (double)q[Q_COMPACT_MOVED].v +
+		       2 * MMT_CA * (double)q[Q_COMPACT_MOVEFAIL].v;
+	return cost / 1000000;
+}
+
+static double numa_cost(const struct quant *q)
+{
+	return (MMT_CA * (double)q[Q_NUMA_PTE].v + 5000.0 * (double)q[Q_NUMA_HINT].v +
+		MMT_CI * (double)q[Q_NUMA_MIGRATED].v) /
+	       1000000;
+}
+
 static struct cmp_cell eval_row(const struct row_def *d, const struct quant *q, double elapsed)
 {
 	struct quant a = q[d->a], b = q[d->b];
 	struct cmp_cell c = {0, 0, 0.0};
 
+	if (d->zero_missing) {
+		a.ok = b.ok = 1;
+		if (!q[d->a].ok)
+			a.v = 0;
+		if (!q[d->b].ok)
+			b.v = 0;
+	}
 	switch (d->op) {
 	case OP_DELTA:
 		c = (struct cmp_cell){a.ok, a.v, (double)a.v};
@@ -216,6 +334,20 @@ static struct cmp_cell eval_row(const struct row_def *d, const struct quant *q, 
 			set_pct(&c, (double)a.v + (double)b.v == 0.0
 					    ? 0.0
 					    : (double)a.v * 100.0 / ((double)a.v + (double)b.v));
+		break;
+	case OP_COMPACT_COST:
+	case OP_NUMA_COST:
+		c.ok = 1;
+		c.f = d->op == OP_COMPACT_COST ? compact_cost(q) : numa_cost(q);
+		c.i = trunc_i64(c.f);
+		break;
+	case OP_PTE_RANGE:
+		/* A huge PMD update covers 512 base pages. */
+		c = (struct cmp_cell){1, wrap_add(a.v, (int64_t)((uint64_t)b.v * 512u)), 0};
+		c.f = (double)c.i;
+		break;
+	case OP_HINT_PCT:
+		set_pct(&c, b.v == 0 ? 100.0 : (double)a.v * 100.0 / (double)b.v);
 		break;
 	}
 	return c;
@@ -262,6 +394,7 @@ int compare_build(const struct cmp_run *runs, size_t n, int extended, const stru
 {
 	struct quant q[NR_Q];
 	size_t nr = 0;
+	int newcomp;
 
 	memset(t, 0, sizeof(*t));
 	if (n == 0)
@@ -273,8 +406,13 @@ int compare_build(const struct cmp_run *runs, size_t n, int extended, const stru
 		compare_free(t);
 		return -ENOMEM;
 	}
+	/* mmtests picks the compaction rows by the counters of its first kernel's dumps. */
+	newcomp = dump_find(runs[0].before, "pgmigrate_success") ||
+		  dump_find(runs[0].after, "pgmigrate_success");
 	for (size_t r = 0; r < NR_ROWS; r++)
-		if (extended || !rows[r].row.extended)
+		if ((rows[r].when == ALWAYS) || (rows[r].when == EXTENDED && extended) ||
+		    (rows[r].when == NEW_COMPACTION && newcomp) ||
+		    (rows[r].when == OLD_COMPACTION && !newcomp))
 			t->rows[nr++] = &rows[r].row;
 	t->nr_rows = nr;
 	t->nr_runs = n;

@@ -22,15 +22,16 @@ struct cmp_run {
 };
 
 enum cmp_fmt {
-	CMP_INT, /* "%12d" */
-	CMP_PCT, /* "%11d%%", the value truncated toward zero as Perl's %d does */
-	CMP_VEL, /* "%12.3f" */
+	CMP_INT,  /* "%12d" */
+	CMP_PCT,  /* "%11d%%", the value truncated toward zero as Perl's %d does */
+	CMP_VEL,  /* "%12.3f" */
+	CMP_COST, /* a real number (mmtests' cost models), "%12d" of it truncated */
 };
 
 struct cmp_cell {
 	int ok;    /* 0: an input is missing (or elapsed unknown): printed as "-" */
-	int64_t i; /* the value of CMP_INT and CMP_PCT cells */
-	double f;  /* the value of CMP_VEL cells (and the untruncated CMP_PCT value) */
+	int64_t i; /* the value of CMP_INT and CMP_PCT cells (CMP_COST: truncated) */
+	double f;  /* the value of CMP_VEL and CMP_COST cells (and the untruncated CMP_PCT value) */
 };
 
 struct cmp_row {
@@ -38,10 +39,13 @@ struct cmp_row {
 	enum cmp_fmt fmt; /* what the value is; JSON and CSV print it as that */
 	int extended;     /* not an mmtests row: printed only with --extended */
 	/*
-	 * Text only: a CMP_INT row printed "%12.3f", the format of the row before it, as
-	 * mmtests' format-index shift prints "Page writes by reclaim" (MonitorMmtestsvmstat.pm).
+	 * Text only: 0, or 1 + the cmp_fmt the text table prints the row in, the format of
+	 * another row: mmtests takes each row's format by its place in a list that has rows it
+	 * does not print (MonitorMmtestsvmstat.pm), so "Page writes by reclaim" prints
+	 * "%12.3f", "NUMA hint local percent" "%12d" and, with the newer compaction counters,
+	 * "AutoNUMA cost" "%11d%%".
 	 */
-	int shifted;
+	int text_fmt;
 };
 
 struct cmp_table {

@@ -41,18 +41,18 @@ static void print_cell_text(const struct cmp_row *row, const struct cmp_cell *c,
 		fprintf(f, "%12s", "-");
 		return;
 	}
-	switch (row->fmt) {
+	/* A row printed in another row's format shows the same value in that format. */
+	switch (row->text_fmt ? (enum cmp_fmt)(row->text_fmt - 1) : row->fmt) {
 	case CMP_INT:
-		if (row->shifted)
-			fprintf(f, "%12.3f", (double)c->i);
-		else
-			fprintf(f, "%12" PRId64, c->i);
+	case CMP_COST:
+		fprintf(f, "%12" PRId64, c->i);
 		break;
 	case CMP_PCT:
 		fprintf(f, "%11" PRId64 "%%", c->i);
 		break;
 	case CMP_VEL:
-		fprintf(f, "%12.3f", c->f);
+		fprintf(f, "%12.3f",
+			row->fmt == CMP_VEL || row->fmt == CMP_COST ? c->f : (double)c->i);
 		break;
 	}
 }
@@ -82,17 +82,20 @@ static void print_cell_raw(const struct cmp_row *row, const struct cmp_cell *c, 
 		fputs(fmt == OUT_JSON ? "null" : "", f);
 		return;
 	}
-	if (row->fmt != CMP_VEL)
+	if (row->fmt != CMP_VEL && row->fmt != CMP_COST)
 		fprintf(f, "%" PRId64, c->i);
 	else if (fmt == OUT_JSON)
 		out_json_num(f, c->f);
 	else if (isfinite(c->f))
-		fprintf(f, "%.3f", c->f);
+		fprintf(f, row->fmt == CMP_COST ? "%.6f" : "%.3f", c->f);
 }
 
 static const char *fmt_word(enum cmp_fmt fmt)
 {
-	return fmt == CMP_INT ? "count" : fmt == CMP_PCT ? "percent" : "per_second";
+	return fmt == CMP_INT    ? "count"
+	       : fmt == CMP_PCT  ? "percent"
+	       : fmt == CMP_COST ? "cost"
+				 : "per_second";
 }
 
 static void print_json(const struct cmp_table *t, const struct cmp_run *runs, FILE *f)
