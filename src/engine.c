@@ -239,7 +239,6 @@ static int engine_zones(struct nlru_engine *eng)
 			r = zone_pcp_init(eng, zone);
 			if (r)
 				return r;
-			zone->stat_threshold = calculate_normal_threshold(eng, zone);
 			zone_free_all(zone);
 		}
 	}

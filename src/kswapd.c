@@ -246,9 +246,16 @@ void kswapd_try_to_sleep(struct nlru_engine *eng, struct pglist_data *pgdat, int
 			mode->kswapd_woken_early(pgdat, order, classzone_idx);
 	}
 	if (!remaining && mode->prepare_kswapd_sleep(eng, pgdat, order, classzone_idx)) {
+		/*
+		 * Asleep, kswapd leaves the zones their normal stat thresholds; awake, the
+		 * smaller pressure ones, so that the counters' drift cannot hide a breach of the
+		 * min watermark (set_pgdat_percpu_threshold, both versions).
+		 */
+		set_pgdat_percpu_threshold(eng, pgdat, calculate_normal_threshold);
 		mutex_lock(&ks->lock);
 		kswapd_wait(eng, ks, 0);
 		mutex_unlock(&ks->lock);
+		set_pgdat_percpu_threshold(eng, pgdat, calculate_pressure_threshold);
 	} else {
 		count_vm_event(eng, remaining ? NLRU_KSWAPD_LOW_WMARK_HIT_QUICKLY
 					      : NLRU_KSWAPD_HIGH_WMARK_HIT_QUICKLY);
@@ -366,11 +373,20 @@ void kswapd_stop_all(struct nlru_engine *eng)
 int nlru_kswapd_run(struct nlru_engine *eng, int nid)
 {
 	unsigned int saved = current_flags;
+	struct pglist_data *pgdat;
+	bool no_thread;
 
 	if (!eng || nid < 0 || nid >= eng->nr_nodes)
 		return -EINVAL;
+	pgdat = NODE_DATA(eng, nid);
+	/* Without a thread, the caller's pass is kswapd awake, and asleep again after it. */
+	no_thread = !pgdat->kswapd.started;
+	if (no_thread)
+		set_pgdat_percpu_threshold(eng, pgdat, calculate_pressure_threshold);
 	current_flags = PF_MEMALLOC | PF_KSWAPD;
-	eng->mode->kswapd_run_once(eng, NODE_DATA(eng, nid));
+	eng->mode->kswapd_run_once(eng, pgdat);
 	current_flags = saved;
+	if (no_thread)
+		set_pgdat_percpu_threshold(eng, pgdat, calculate_normal_threshold);
 	return 0;
 }

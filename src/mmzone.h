@@ -172,9 +172,20 @@ struct zone {
 	 */
 	struct lruvec *page_lruvec;
 	struct zone_mode_state *zm; /* what only zone mode uses, beside the node's zones */
-	int stat_threshold; /* Linux's per-CPU stat threshold (zone mode's NR_ALLOC_BATCH folds) */
+	/*
+	 * Linux's per-CPU stat threshold, the same on every CPU: the normal one, or the pressure
+	 * one while kswapd is awake (set_pgdat_percpu_threshold).  Zone mode folds NR_ALLOC_BATCH
+	 * at it; zoneinfo prints it.
+	 */
+	_Atomic int stat_threshold;
 	/* Zone mode's fast path tests this on every allocation, as 4.7 tests zone->flags. */
 	_Atomic bool fair_depleted; /* ZONE_FAIR_DEPLETED: alloc_batch reached 0 */
+	/*
+	 * Non-zero when the per-CPU drift could hide a breach of the min watermark, which is
+	 * when kswapd lowers this zone's threshold while it is awake
+	 * (refresh_zone_stat_thresholds).
+	 */
+	unsigned long percpu_drift_mark;
 
 	/* The buddy free lists. */
 	struct spinlock lock __cacheline_aligned; /* protects free_area */
@@ -259,6 +270,12 @@ struct pglist_data {
 	bool mem_bound;     /* mem is bound to the real node of the same id */
 	const struct nlru_log *log;       /* the engine's: where debug checks of its lists report */
 	unsigned long totalreserve_pages; /* calculate_totalreserve_pages(), for dirty limits */
+	/*
+	 * 4.8's per-CPU threshold of the node counters: the largest normal threshold of its
+	 * zones, never lowered under pressure.  The engine's node counters are exact; kept for
+	 * what 4.8 would use (refresh_zone_stat_thresholds).
+	 */
+	int stat_threshold;
 
 	struct lruvec lruvec;                           /* node mode only: the node's LRU lists */
 	struct zone_mode_state zone_mode[MAX_NR_ZONES]; /* zone mode only: node_zones[i].zm */

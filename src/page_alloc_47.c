@@ -9,6 +9,9 @@
  * with __mod_zone_page_state(), which folds past the threshold without overstep.  ZONE_FAIR_
  * DEPLETED is set once the zone counter is at or below 0.  So the batch, and the flag, lag
  * the allocations by up to a threshold per CPU, and run ahead by half of one after a fold.
+ * The threshold is the zone's at the moment of the charge: the normal one, or, in a zone
+ * with a drift mark, the smaller pressure one while kswapd is awake (vmstat.c), so on many
+ * CPUs the batches fold in shorter strides under pressure, as 4.7's do.
  *
  * The engine keeps the CPU's delta as a difference: pages allocated through the per-CPU list
  * (its own allocation count, and fair_high_order_pages) minus pages charged (fair_charged).

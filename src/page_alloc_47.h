@@ -11,6 +11,7 @@
 
 #include "engine.h"
 #include "pcp.h"
+#include "vmstat.h"
 
 /* ZONE_FAIR_DEPLETED: the zone has handed out its batch. */
 static inline bool zone_fair_depleted(const struct zone *zone)
@@ -29,14 +30,15 @@ void fair_fold(struct zone *zone, struct per_cpu_pages *pcp, uint64_t charged, u
 
 /*
  * Every allocation from a zone, fair or not, spends its batch (buffered_rmqueue), through
- * the CPU's delta that is folded past @zone->stat_threshold, as 4.7's vm_stat_diff is.
+ * the CPU's delta that is folded past the zone's stat threshold as it is at that moment (the
+ * normal one, or the pressure one while kswapd is awake), as 4.7's vm_stat_diff is.
  * Inline: it runs on every allocation of zone mode's fast path; the fold, every few, is not.
  */
 static inline void fair_account_alloc(struct nlru_engine *eng, struct zone *zone,
 				      unsigned int order)
 {
 	struct per_cpu_pages *pcp = &zone->pageset[this_cpu(eng)];
-	int64_t threshold = zone->stat_threshold;
+	int64_t threshold = zone_stat_threshold(zone);
 	uint64_t charged, allocated;
 
 	if (order)

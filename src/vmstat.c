@@ -9,6 +9,7 @@
 
 #include "pcp.h"
 #include "vmstat.h"
+#include "watermark.h"
 
 enum event_kind { EV_GLOBAL, EV_ZONED, EV_ZONED_SUM };
 
@@ -141,6 +142,53 @@ int calculate_normal_threshold(const struct nlru_engine *eng, const struct zone 
 	int mem_fls = mem ? 64 - __builtin_clzl(mem) : 0;
 
 	return MIN(125, 2 * cpus_fls * (1 + mem_fls));
+}
+
+int calculate_pressure_threshold(const struct nlru_engine *eng, const struct zone *zone)
+{
+	int watermark_distance = (int)(low_wmark_pages(zone) - min_wmark_pages(zone));
+
+	return MIN(125, MAX(1, watermark_distance / eng->nr_cpus));
+}
+
+void refresh_zone_stat_thresholds(struct nlru_engine *eng)
+{
+	struct pglist_data *pgdat;
+	struct zone *zone;
+	int nid;
+
+	for_each_online_pgdat(pgdat, eng, nid) {
+		pgdat->stat_threshold = 0;
+		for_each_zone_in_node(zone, pgdat) {
+			unsigned long tolerate_drift, max_drift;
+			int threshold;
+
+			if (!populated_zone(zone))
+				continue;
+			threshold = calculate_normal_threshold(eng, zone);
+			atomic_store_explicit(&zone->stat_threshold, threshold,
+					      memory_order_relaxed);
+			pgdat->stat_threshold = MAX(pgdat->stat_threshold, threshold);
+			/* Linux leaves the mark alone otherwise; it is 0 from boot. */
+			tolerate_drift = low_wmark_pages(zone) - min_wmark_pages(zone);
+			max_drift = (unsigned long)eng->nr_cpus * (unsigned long)threshold;
+			zone->percpu_drift_mark =
+				max_drift > tolerate_drift ? high_wmark_pages(zone) + max_drift : 0;
+		}
+	}
+}
+
+void set_pgdat_percpu_threshold(const struct nlru_engine *eng, struct pglist_data *pgdat,
+				int (*calculate)(const struct nlru_engine *, const struct zone *))
+{
+	for (int zid = 0; zid < pgdat->nr_zones; zid++) {
+		struct zone *zone = &pgdat->node_zones[zid];
+
+		if (!zone->percpu_drift_mark)
+			continue;
+		atomic_store_explicit(&zone->stat_threshold, calculate(eng, zone),
+				      memory_order_relaxed);
+	}
 }
 
 /* Order-0 allocations made through a zone's per-CPU lists. */

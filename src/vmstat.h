@@ -119,11 +119,41 @@ static inline void pcp_stat_add(struct per_cpu_pages *pcp, enum pcp_stat item, l
 }
 
 /*
- * calculate_normal_threshold(): the per-CPU stat threshold Linux gives @zone (about 2 x fls of
- * the CPUs x 128 MiB units of memory, at most 125).  The engine's counters are exact; zoneinfo
- * prints it, and zone mode folds allocations into NR_ALLOC_BATCH at this stride.
+ * Per-CPU stat thresholds (mm/vmstat.c of 4.7 and 4.8).  The engine's counters are exact, so
+ * no counter drifts by them; zoneinfo prints a zone's, and zone mode folds NR_ALLOC_BATCH at
+ * it, as 4.7's vm_stat_diff does.
+ *
+ * calculate_normal_threshold(): 2 x fls(CPUs) x (1 + fls(128 MiB units of the zone)), at
+ * most 125.
  */
 int calculate_normal_threshold(const struct nlru_engine *eng, const struct zone *zone);
+
+/*
+ * calculate_pressure_threshold(): the low - min watermark distance shared out over the CPUs
+ * (at least 1, at most 125), so that even every CPU's drift together cannot hide a breach of
+ * the min watermark.
+ */
+int calculate_pressure_threshold(const struct nlru_engine *eng, const struct zone *zone);
+
+/*
+ * refresh_zone_stat_thresholds(): every populated zone gets its normal threshold, and a drift
+ * mark when the CPUs' drift at that threshold exceeds low - min; every node (4.8's node
+ * counters) the largest normal threshold of its zones.
+ */
+void refresh_zone_stat_thresholds(struct nlru_engine *eng);
+
+/*
+ * set_pgdat_percpu_threshold(): the zones of @pgdat with a drift mark get @calculate's
+ * threshold.  kswapd sets the pressure one when it wakes from a full sleep and the normal one
+ * when it goes back to it (kswapd_try_to_sleep), in both modes.
+ */
+void set_pgdat_percpu_threshold(const struct nlru_engine *eng, struct pglist_data *pgdat,
+				int (*calculate)(const struct nlru_engine *, const struct zone *));
+
+static inline int zone_stat_threshold(const struct zone *zone)
+{
+	return atomic_load_explicit(&zone->stat_threshold, memory_order_relaxed);
+}
 
 /* Reporting reads: fold the per-CPU list counts into the zone and event counters. */
 long zone_stat_read(const struct nlru_engine *eng, const struct zone *zone,

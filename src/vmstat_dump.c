@@ -144,7 +144,7 @@ void dump_zone_pagesets(const struct nlru_engine *eng, const struct zone *zone, 
 		fprintf(out,
 			"\n    cpu: %i\n              count: %i\n              high:  %i"
 			"\n              batch: %i\n  vm stats threshold: %d",
-			cpu, pcp_count(pcp), pcp->high, pcp->batch, zone->stat_threshold);
+			cpu, pcp_count(pcp), pcp->high, pcp->batch, zone_stat_threshold(zone));
 	}
 }
 

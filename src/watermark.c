@@ -142,6 +142,7 @@ void init_per_zone_wmark_min(struct nlru_engine *eng)
 		eng->min_free_kbytes = MIN(MAX(new_min, 128), 65536);
 	}
 	setup_per_zone_wmarks(eng);
+	refresh_zone_stat_thresholds(eng);
 	setup_per_zone_lowmem_reserve(eng);
 	calculate_totalreserve_pages(eng);
 }

@@ -353,7 +353,8 @@ NLRU_API int nlru_region_mark_dirty(struct nlru_region *region, size_t index);
  * mode) for node @nid in the calling thread, for the request wakeups left pending (or order 0
  * up to the node's highest zone).
  * With the kswapd tunable at 0 this is the only background reclaim, which makes tests and
- * simulations deterministic.  -EINVAL for a bad node.
+ * simulations deterministic; the pass then counts as kswapd awake (the zones' per-CPU stat
+ * thresholds are the pressure ones while it runs).  -EINVAL for a bad node.
  */
 NLRU_API int nlru_kswapd_run(struct nlru_engine *eng, int nid);
 
