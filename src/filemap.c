@@ -34,6 +34,7 @@
 #include "filemap_internal.h"
 #include "lru.h"
 #include "owner.h"
+#include "pagewait.h"
 #include "vmstat.h"
 
 /* What nlru_file_open() takes beside the access mode. */
@@ -374,8 +375,10 @@ int nlru_file_close(struct nlru_file *file)
 				file->path);
 			return -EIO;
 		}
-		/* With the owners write-locked, no writeback of the file is in flight any more. */
+		/* With the owners write-locked, no writeback of the file starts any more; what is
+		 * in flight (and any read) ends without that lock. */
 		rwlock_wrlock(&eng->owners->lock);
+		wait_var_zero(&file->inflight);
 		spin_lock(&file->lock);
 		/* A pin may have come in during the writeback: check again where it cannot. */
 		if (file->pins) {

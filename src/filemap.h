@@ -12,7 +12,7 @@
  */
 bool filemap_remove_page(struct nlru_engine *eng, struct page *page);
 
-/* Reclaim (kswapd): write a dirty page cache page back now.  0 or -errno. */
+/* Reclaim (kswapd): start the write of a dirty page cache page, PG_reclaim set.  0 or -errno. */
 int filemap_pageout(struct nlru_engine *eng, struct page *page);
 
 /*

@@ -40,11 +40,15 @@ struct nlru_file {
 	struct spinlock lock; /* protects idx, size, ra_next, and dirty/writeback of its pages */
 	struct pageindex idx;
 	uint64_t size;
-	uint32_t ra_next;  /* the page a sequential reader reads next */
-	uint32_t wb_index; /* where the flusher's next writeback starts (writeback_index) */
-	int wb_err;        /* first writeback error not yet reported by fsync (errno) */
-	long pins;         /* pinned pages (each pin counted): close waits for none */
-	long nr_dirty;     /* PG_dirty pages: the file is on the flusher's list while any */
+	uint32_t ra_next;   /* the page a sequential reader reads next */
+	uint32_t ra_end;    /* the page after the last readahead window (file_ra_state's end) */
+	uint32_t wb_index;  /* where the flusher's next writeback starts (writeback_index) */
+	int wb_err;         /* first writeback error not yet reported by fsync (errno) */
+	int wb_last_err;    /* the latest writeback error (errno), for a flush that saw it happen */
+	long pins;          /* pinned pages (each pin counted): close waits for none */
+	uint32_t inflight;  /* bios of this file not yet ended (atomic): close waits for none */
+	uint32_t wb_errors; /* writes that failed so far (atomic): a flush compares before/after */
+	long nr_dirty;      /* PG_dirty pages: the file is on the flusher's list while any */
 	struct dirty_link dirty_link;
 	bool readable;
 	struct fault_injection inject;      /* test hook: fail the next writes */

@@ -7,23 +7,29 @@
  *
  * Locking: the lookups hold file->lock, and take a reference on each page they hand out, so
  * reclaim leaves it alone while it is copied.  A miss puts its new pages in the index locked
- * (PG_locked) and not uptodate before the read, and drops file->lock for the read itself;
- * whoever finds a page that is not uptodate takes its page lock, so waits for the read in
- * flight, and reads it again if that read failed.
+ * (PG_locked) and not uptodate, drops file->lock and submits one read for them to the
+ * engine's block device; the read's end marks them uptodate and unlocks them.  Whoever finds
+ * a page that is not uptodate takes its page lock, so sleeps until the read in flight ends,
+ * and reads it again if that read failed.  With the block device model the reader waits only
+ * for the pages it needs, not for the rest of the window.
  *
- * Not done: Linux's readahead state machine (ondemand_readahead, async readahead marks).  A
- * reader that asks for the page after the last one it got (file->ra_next) gets a fixed window
- * of READAHEAD_PAGES, anyone else the one page.  Nothing is read past the end of the file
- * or the last page a file can have; pages past the end read as zeroes.
+ * Readahead, simplified from Linux's state machine (ondemand_readahead): a reader that asks
+ * for the page after the last one it got (file->ra_next) gets a window of READAHEAD_PAGES,
+ * anyone else the one page; the first page of a window's second half is marked PG_readahead,
+ * and a reader reaching it submits the next window without waiting for it, so a sequential
+ * reader keeps the device busy (page_cache_async_readahead).  Nothing is read past the end of
+ * the file or the last page a file can have; pages past the end read as zeroes.
  */
 #include <errno.h>
 #include <string.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "blkdev.h"
 #include "filemap.h"
 #include "filemap_internal.h"
 #include "lru.h"
+#include "pagewait.h"
 #include "vmstat.h"
 
 #define READAHEAD_PAGES 32 /* VM_MAX_READAHEAD, 128 KiB */
@@ -39,65 +45,128 @@ void filemap_set_read_hook(struct nlru_file *file, void (*hook)(void *arg), void
 	file->read_hook = hook;
 }
 
-/*
- * preadv() until @iov is full or the file ends: the bytes read, or -errno.  A short read
- * mid-file is not the end of it (it may come before an I/O error): only a read of 0 is.
- */
-static ssize_t preadv_full(int fd, struct iovec *iov, int cnt, off_t off)
+/* The bytes of page @i a read of @done bytes filled: the rest of the page is zeroed. */
+static size_t page_share(size_t done, int i)
 {
-	ssize_t total = 0;
+	size_t at = (size_t)i * PAGE_SIZE;
 
-	while (cnt > 0) {
-		ssize_t n = preadv(fd, iov, cnt, off + total);
+	return done > at ? MIN(done - at, (size_t)PAGE_SIZE) : 0;
+}
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			break;
-		total += n;
-		cnt = iov_advance(&iov, cnt, (size_t)n);
-	}
-	return total;
+/* Its read filled @page with @have bytes: zero the rest and publish it. */
+static void page_read_done(struct nlru_engine *eng, struct page *page, size_t have)
+{
+	memset((char *)address_of(eng, page) + have, 0, PAGE_SIZE - have);
+	set_page_uptodate(page);
 }
 
 /*
- * Read @n pages of the file from @first on into @pages, the pages locked and in the cache
- * already; pages past the end of the file are zero.  Marks them uptodate, or leaves them
- * not uptodate and logs the error.  0 or -errno.
+ * end_io of a read (mpage_end_io): its pages uptodate, or left not uptodate with the error
+ * logged for the next reader to read again; unlocked, and the read's references dropped.
  */
-static int read_pages(struct nlru_file *file, uint32_t first, struct page **pages, int n)
+static void end_read(struct bio *bio)
+{
+	struct nlru_file *file = bio->owner;
+	struct nlru_engine *eng = file->eng;
+
+	if (bio->err)
+		log_err(&eng->log, "read of %s failed: %s", file->path, strerror(bio->err));
+	else
+		count_vm_events(eng, NLRU_PGPGIN, bio->done / 1024);
+	if (file->read_hook)
+		file->read_hook(file->read_hook_arg);
+	for (int i = 0; i < bio->nr_vecs; i++) {
+		struct page *page = virt_to_page(eng, bio->vecs[i].iov_base);
+
+		if (!bio->err)
+			page_read_done(eng, page, page_share(bio->done, i));
+		__unlock_page(page);
+		put_page(page);
+	}
+	dec_var_and_wake(&file->inflight);
+}
+
+/* A bio reading @n pages of the file from page @first on into @pages; NULL without memory. */
+static struct bio *read_bio(struct nlru_file *file, uint32_t first, struct page **pages, int n)
+{
+	struct bio *bio = bio_alloc(n);
+
+	if (!bio)
+		return NULL;
+	bio->fd = file->fd;
+	bio->pos = (uint64_t)first << PAGE_SHIFT;
+	bio->err = fault_injected(&file->inject_read);
+	for (int i = 0; i < n; i++)
+		bio_add(bio, address_of(file->eng, pages[i]), PAGE_SIZE);
+	return bio;
+}
+
+/* Is page @first past the end of the file?  Then there is nothing to read (a file growing). */
+static bool past_eof(struct nlru_file *file, uint32_t first)
+{
+	bool past;
+
+	spin_lock(&file->lock);
+	past = ((uint64_t)first << PAGE_SHIFT) >= file->size;
+	spin_unlock(&file->lock);
+	return past;
+}
+
+/*
+ * Start the read of @n locked pages of the file from @first on, in the cache already; its
+ * end unlocks them and drops one reference each, which the caller gives it.  Pages past the
+ * end of the file are zeroed at once.  0, or -ENOMEM with the pages unlocked, not uptodate.
+ */
+static int submit_read(struct nlru_file *file, uint32_t first, struct page **pages, int n)
 {
 	struct nlru_engine *eng = file->eng;
-	struct iovec iov[READAHEAD_PAGES];
-	int err = fault_injected(&file->inject_read);
-	uint64_t size;
-	ssize_t got = 0;
+	struct bio *bio;
 
-	for (int i = 0; i < n; i++)
-		iov[i] = (struct iovec){address_of(eng, pages[i]), PAGE_SIZE};
-	/* iov is consumed by the read: the pages' addresses are taken again below. */
-	spin_lock(&file->lock);
-	size = file->size;
-	spin_unlock(&file->lock);
-	/* Past the end of the file (a file being extended) there is nothing to read. */
-	if (!err && ((uint64_t)first << PAGE_SHIFT) < size) {
-		got = preadv_full(file->fd, iov, n, (off_t)first << PAGE_SHIFT);
-		err = got < 0 ? (int)-got : 0;
+	if (past_eof(file, first)) {
+		for (int i = 0; i < n; i++) {
+			page_read_done(eng, pages[i], 0);
+			__unlock_page(pages[i]);
+			put_page(pages[i]);
+		}
+		return 0;
 	}
+	bio = read_bio(file, first, pages, n);
+	if (!bio) {
+		for (int i = 0; i < n; i++) {
+			__unlock_page(pages[i]);
+			put_page(pages[i]);
+		}
+		log_err(&eng->log, "read of %s: no memory for the request", file->path);
+		return -ENOMEM;
+	}
+	bio->end_io = end_read;
+	bio->owner = file;
+	__atomic_add_fetch(&file->inflight, 1, __ATOMIC_RELAXED);
+	submit_bio(eng->blkdev, bio);
+	return 0;
+}
+
+/* Read locked @page again, now, in the caller (a read of it failed before).  0 or -errno. */
+static int read_page_sync(struct nlru_file *file, struct page *page)
+{
+	struct bio *bio;
+	size_t done;
+	int err;
+
+	if (past_eof(file, page->index)) {
+		page_read_done(file->eng, page, 0);
+		return 0;
+	}
+	bio = read_bio(file, page->index, &page, 1);
+	if (!bio)
+		return -ENOMEM;
+	err = submit_bio_wait(file->eng->blkdev, bio, &done);
 	if (err) {
-		log_err(&eng->log, "read of %s failed: %s", file->path, strerror(err));
+		log_err(&file->eng->log, "read of %s failed: %s", file->path, strerror(err));
 		return -err;
 	}
-	for (int i = 0; i < n; i++) {
-		size_t have = (size_t)MAX(
-			0, MIN((ssize_t)PAGE_SIZE, got - (ssize_t)i * (ssize_t)PAGE_SIZE));
-
-		memset((char *)address_of(eng, pages[i]) + have, 0, PAGE_SIZE - have);
-		set_page_uptodate(pages[i]);
-	}
-	count_vm_events(eng, NLRU_PGPGIN, (unsigned long)got / 1024);
+	count_vm_events(file->eng, NLRU_PGPGIN, done / 1024);
+	page_read_done(file->eng, page, page_share(done, 0));
 	return 0;
 }
 
@@ -107,7 +176,7 @@ static int read_pages(struct nlru_file *file, uint32_t first, struct page **page
  * nobody caches an older copy of them meanwhile, and whoever looks them up waits for the
  * read (lock_page_uptodate()).  The window stops at a page someone else cached first.  A
  * failed read leaves its pages cached, not uptodate, for the next reader to read again.
- * 0 or -errno.
+ * Returns once the read is submitted: 0 or -errno.
  */
 static int read_into_cache(struct nlru_file *file, uint32_t first, int n, bool write)
 {
@@ -130,26 +199,26 @@ static int read_into_cache(struct nlru_file *file, uint32_t first, int n, bool w
 		if (err <= 0)
 			break;
 	}
+	if (added >= 4)
+		page_set(pages[added / 2], PG_readahead);
+	file->ra_end = first + (uint32_t)added;
 	spin_unlock(&file->lock);
 	for (int i = added; i < n; i++) {
 		page_clear(pages[i], PG_locked);
 		free_pages_trusted(eng, pages[i], 0);
 	}
+	/* The page locks pass to the read, which ends in another thread with the model on. */
+	witness_unlock(LOCK_PAGE, &eng->log);
 	/* Only a first page that found no room in the index is an error; later ones end the
 	 * window, as a page cached by someone else does. */
-	if (!added) {
-		witness_unlock(LOCK_PAGE, &eng->log);
+	if (!added)
 		return err < 0 ? err : 0;
-	}
-	err = read_pages(file, first, pages, added);
-	if (file->read_hook)
-		file->read_hook(file->read_hook_arg);
-	for (int i = 0; i < added; i++) {
-		__unlock_page(pages[i]);
+	for (int i = 0; i < added; i++)
+		get_page(pages[i]); /* the read's */
+	err = submit_read(file, first, pages, added);
+	for (int i = 0; i < added; i++)
 		if (activate[i])
 			activate_refault(eng, pages[i]);
-	}
-	witness_unlock(LOCK_PAGE, &eng->log);
 	lru_cache_add_pages(eng, pages, added);
 	for (int i = 0; i < added; i++)
 		put_page(pages[i]);
@@ -169,16 +238,18 @@ static int lock_page_uptodate(struct nlru_file *file, struct page *page)
 		return 0;
 	lock_page(page, &file->eng->log);
 	if (!page_test(page, PG_uptodate))
-		err = read_pages(file, page->index, &page, 1);
+		err = read_page_sync(file, page);
 	unlock_page(page, &file->eng->log);
 	return err;
 }
 
-/* How many pages to read for a miss at @index: a readahead window when reading in order. */
-static int readahead_window(struct nlru_file *file, uint32_t index)
+/*
+ * How many pages of up to @n to read from @index on: not past the end of the file, nor past
+ * the first page cached already.  File locked.
+ */
+static int readahead_window(struct nlru_file *file, uint32_t index, int n)
 {
 	uint64_t pages_in_file = (file->size + PAGE_SIZE - 1) >> PAGE_SHIFT;
-	int n = index == file->ra_next ? READAHEAD_PAGES : 1;
 
 	if (index < pages_in_file)
 		n = (int)MIN((uint64_t)n, pages_in_file - index);
@@ -190,6 +261,27 @@ static int readahead_window(struct nlru_file *file, uint32_t index)
 		    SLOT_PAGE)
 			return i;
 	return n;
+}
+
+/*
+ * page_cache_async_readahead(): a reader reached the marked page of a window while the rest
+ * of the window may still be in flight; the next window is submitted without waiting for it.
+ * A failure here is only a missed prefetch: the reader reads what it needs itself.
+ */
+static void async_readahead(struct nlru_file *file, struct page *page)
+{
+	uint32_t start;
+	int n = 0;
+
+	if (!page_test(page, PG_readahead) || !page_test_clear(page, PG_readahead))
+		return;
+	spin_lock(&file->lock);
+	start = file->ra_end;
+	if (((uint64_t)start << PAGE_SHIFT) < file->size && start > page->index)
+		n = readahead_window(file, start, READAHEAD_PAGES);
+	spin_unlock(&file->lock);
+	if (n)
+		read_into_cache(file, start, n, false);
 }
 
 /*
@@ -210,6 +302,7 @@ struct page *get_cache_page(struct nlru_file *file, uint32_t index, bool write, 
 			get_page(page);
 			file->ra_next = index + 1;
 			spin_unlock(&file->lock);
+			async_readahead(file, page);
 			*err = lock_page_uptodate(file, page);
 			if (*err) {
 				put_page(page);
@@ -217,7 +310,8 @@ struct page *get_cache_page(struct nlru_file *file, uint32_t index, bool write, 
 			}
 			return page;
 		}
-		n = readahead_window(file, index);
+		/* A miss in order reads a window (page_cache_sync_readahead), else one page. */
+		n = readahead_window(file, index, index == file->ra_next ? READAHEAD_PAGES : 1);
 		file->ra_next = index + (uint32_t)n;
 		spin_unlock(&file->lock);
 		*err = read_into_cache(file, index, n, write);
@@ -272,6 +366,7 @@ int get_read_pages(struct nlru_file *file, uint64_t pos, uint64_t limit, struct 
 		return 0;
 	/* Pages whose read is in flight are waited for; one that cannot be read ends the run. */
 	for (int i = 0; i < got; i++) {
+		async_readahead(file, pages[i]);
 		*err = lock_page_uptodate(file, pages[i]);
 		if (*err) {
 			for (int k = i; k < got; k++)

@@ -2,9 +2,9 @@
  * filemap_writeback.c - dirty page cache pages and their writeback (Linux 4.8
  * mm/page-writeback.c: set_page_dirty, clear_page_dirty_for_io, write_cache_pages,
  * balance_dirty_pages; vmscan.c's pageout for the file side).  Runs of consecutive dirty
- * pages go out with one pwritev each; a failed write leaves its pages dirty and the error
- * for fsync.  file->lock covers the dirty and writeback transitions; it is dropped for the
- * I/O itself.
+ * pages go out as one write each to the engine's block device (blkdev.h), under writeback
+ * until it ends (end_write); a failed write leaves its pages dirty and the error for fsync.
+ * file->lock covers the dirty and writeback transitions; it is dropped for the I/O itself.
  *
  * Dirty pages are written back by the flusher (flusher.c) in the background, by fsync, flush
  * and close, and by kswapd for the dirty pages reclaim meets once their lruvec is marked dirty
@@ -18,11 +18,13 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "blkdev.h"
 #include "filemap.h"
 #include "filemap_internal.h"
 #include "lru.h"
 #include "owner.h"
 #include "page_writeback.h"
+#include "pagewait.h"
 #include "vmstat.h"
 
 void filemap_inject_write_errors(struct nlru_file *file, int err, int count)
@@ -65,29 +67,12 @@ static void clear_page_dirty_for_io(struct nlru_file *file, struct page *page)
 
 #define MAX_RUN 64 /* pages per writeback I/O: 256 KiB */
 
-/* pwritev() until everything is written: 0, or the errno of the call that failed. */
-static int pwritev_all(int fd, struct iovec *iov, int cnt, off_t off)
-{
-	while (cnt > 0) {
-		ssize_t n = pwritev(fd, iov, cnt, off);
-
-		if (n < 0)
-			return errno;
-		if (n == 0)
-			return EIO;
-		off += n;
-		/* A short write: skip what went, and retry the rest to learn why it stopped. */
-		cnt = iov_advance(&iov, cnt, (size_t)n);
-	}
-	return 0;
-}
-
 /* Writeback ended for @page: the counters, and the data back to dirty on @err.  Locked. */
 static void end_page_writeback(struct nlru_file *file, struct page *page, int err)
 {
 	struct pglist_data *pgdat = page_pgdat(file->eng, page);
 
-	page_clear(page, PG_writeback);
+	clear_bit_unlock_wake(page, PG_writeback); /* fsync may sleep on it */
 	mod_page_node_state(pgdat, page, NLRU_NR_WRITEBACK, -1);
 	mod_zone_page_state(page_zone(pgdat, page), NLRU_NR_ZONE_WRITE_PENDING, -1);
 	if (err) {
@@ -105,66 +90,98 @@ static void end_page_writeback(struct nlru_file *file, struct page *page, int er
 }
 
 /*
- * Write back, with one pwritev, the pages of @run (consecutive indexes, references held)
- * from the first on that are still dirty and not under writeback.  Returns how many were
- * written in *@done (0: the first was clean or busy), and 0 or -errno; failed pages are
- * dirty again.
+ * end_io of a writeback write: each page's end_page_writeback(), and pages written for
+ * reclaim while on the LRU to the inactive tail, to be freed soon (rotate_reclaimable_page).
+ * A failed write leaves its pages dirty and the error for fsync or close.
  */
-static int write_run(struct nlru_file *file, struct page **run, int n, int *done)
+static void end_write(struct bio *bio)
+{
+	struct nlru_file *file = bio->owner;
+	struct nlru_engine *eng = file->eng;
+	struct page *pages[MAX_RUN];
+	int n = bio->nr_vecs;
+
+	for (int i = 0; i < n; i++)
+		pages[i] = virt_to_page(eng, bio->vecs[i].iov_base);
+	spin_lock(&file->lock);
+	for (int i = 0; i < n; i++)
+		end_page_writeback(file, pages[i], bio->err);
+	if (bio->err)
+		file->wb_last_err = bio->err;
+	spin_unlock(&file->lock);
+	if (bio->err) {
+		__atomic_add_fetch(&file->wb_errors, 1, __ATOMIC_RELEASE);
+		log_err(&eng->log,
+			"writeback of %s at offset %llu failed: %s; the pages stay dirty",
+			file->path, (unsigned long long)bio->pos, strerror(bio->err));
+	} else {
+		count_vm_events(eng, NLRU_PGPGOUT, bio->len / 1024);
+	}
+	for (int i = 0; i < n; i++) {
+		if (page_test_clear(pages[i], PG_reclaim) && page_test(pages[i], PG_lru))
+			rotate_reclaimable_page(eng, pages[i]);
+		put_page(pages[i]);
+	}
+	flusher_writeback_ended(eng);
+	dec_var_and_wake(&file->inflight);
+}
+
+/*
+ * Start one write of the pages of @run (consecutive indexes, references held) from the first
+ * on that are still dirty and not under writeback, as REQ_SYNC if @sync (fsync, close).
+ * Returns how many were submitted in *@done (0: the first was clean or busy), and 0 or
+ * -ENOMEM (no request could be had: the pages are dirty again).  The write ends in
+ * end_write(), at once without the block device model.
+ */
+static int write_run(struct nlru_file *file, struct page **run, int n, int *done, bool sync)
 {
 	struct nlru_engine *eng = file->eng;
 	uint64_t off = (uint64_t)run[0]->index << PAGE_SHIFT;
-	struct iovec iov[MAX_RUN];
-	size_t len = 0;
-	int k, err;
+	struct bio *bio = bio_alloc(n);
+	int k;
 
 	spin_lock(&file->lock);
-	for (k = 0; k < n && page_test(run[k], PG_dirty) && !page_test(run[k], PG_writeback); k++) {
+	for (k = 0; bio && k < n && page_test(run[k], PG_dirty) && !page_test(run[k], PG_writeback);
+	     k++) {
 		struct pglist_data *pgdat = page_pgdat(eng, run[k]);
 		uint64_t pos = off + ((uint64_t)k << PAGE_SHIFT);
 
 		clear_page_dirty_for_io(file, run[k]);
 		page_set(run[k], PG_writeback);
 		mod_page_node_state(pgdat, run[k], NLRU_NR_WRITEBACK, 1);
+		get_page(run[k]); /* the write's */
 		/* Never extend the file past its size with the tail of the last page. */
-		iov[k] = (struct iovec){
-			address_of(eng, run[k]),
-			pos < file->size ? (size_t)MIN((uint64_t)PAGE_SIZE, file->size - pos) : 0};
-		len += iov[k].iov_len;
+		bio_add(bio, address_of(eng, run[k]),
+			pos < file->size ? (size_t)MIN((uint64_t)PAGE_SIZE, file->size - pos) : 0);
 	}
 	spin_unlock(&file->lock);
 	*done = k;
-	if (!k)
-		return 0;
-
-	err = fault_injected(&file->inject);
-	if (!err)
-		err = pwritev_all(file->fd, iov, k, (off_t)off);
-
-	spin_lock(&file->lock);
-	for (int i = 0; i < k; i++)
-		end_page_writeback(file, run[i], err);
-	spin_unlock(&file->lock);
-	if (err) {
-		log_err(&eng->log,
-			"writeback of %s at offset %llu failed: %s; the pages stay dirty",
-			file->path, (unsigned long long)off, strerror(err));
-		return -err;
+	if (!bio) {
+		log_err(&eng->log, "writeback of %s: no memory for the request", file->path);
+		return -ENOMEM;
 	}
-	count_vm_events(eng, NLRU_PGPGOUT, len / 1024);
-	/* Written for reclaim while on the LRU: to the inactive tail, to be freed soon. */
-	for (int i = 0; i < k; i++)
-		if (page_test_clear(run[i], PG_reclaim) && page_test(run[i], PG_lru))
-			rotate_reclaimable_page(eng, run[i]);
+	if (!k) {
+		free(bio);
+		return 0;
+	}
+	bio->fd = file->fd;
+	bio->write = true;
+	bio->sync = sync;
+	bio->pos = off;
+	bio->err = fault_injected(&file->inject);
+	bio->end_io = end_write;
+	bio->owner = file;
+	__atomic_add_fetch(&file->inflight, 1, __ATOMIC_RELAXED);
+	submit_bio(eng->blkdev, bio);
 	return 0;
 }
 
-/* write_one_page(): one dirty page, synchronously (reclaim's pageout).  Reference held. */
+/* write_one_page(): start the write of one dirty page (reclaim's pageout).  Reference held. */
 static int write_one_page(struct nlru_file *file, struct page *page)
 {
 	int done;
 
-	return write_run(file, &page, 1, &done);
+	return write_run(file, &page, 1, &done, false);
 }
 
 /* Add a referenced @page to the growing list *@pages of *@n; false if it cannot grow. */
@@ -244,14 +261,72 @@ static long collect_dirty(struct nlru_file *file, long nr, struct page ***out)
 }
 
 /*
- * Write back up to @nr dirty pages of the file (all of them for a negative @nr) in file
- * order, runs of consecutive pages in one I/O each.  Returns 0 or the first error, and the
- * pages written in *@written if not NULL.
+ * Submit, in runs of consecutive pages, those of @pages[0..@n) (file order, referenced) that
+ * are dirty and not under writeback, up to @budget of them (all for a negative @budget).
+ * Returns how many were submitted.
+ */
+static long submit_runs(struct nlru_file *file, struct page **pages, long n, long budget, bool sync)
+{
+	long i = 0, submitted = 0;
+
+	while (i < n && budget != 0) {
+		long len = 1;
+		int done;
+
+		if (page_test(pages[i], PG_writeback) || !page_test(pages[i], PG_dirty)) {
+			i++;
+			continue;
+		}
+		while (i + len < n && len < MAX_RUN && (budget < 0 || len < budget) &&
+		       pages[i + len]->index == pages[i]->index + len)
+			len++;
+		if (write_run(file, pages + i, (int)len, &done, sync))
+			break;
+		submitted += done;
+		if (budget > 0)
+			budget = MAX(0, budget - done);
+		/* A page that turned clean or busy ends the run early: go on after it. */
+		i += MAX(done, 1);
+	}
+	return submitted;
+}
+
+/*
+ * Move the pages under writeback now (another writer's) to the front of @pages, keeping file
+ * order within each part; returns how many.
+ */
+static long others_in_flight(struct page **pages, long n)
+{
+	long busy = 0;
+
+	for (long i = 0; i < n; i++) {
+		struct page *page = pages[i];
+
+		if (!page_test(page, PG_writeback))
+			continue;
+		memmove(pages + busy + 1, pages + busy, sizeof(*pages) * (size_t)(i - busy));
+		pages[busy++] = page;
+	}
+	return busy;
+}
+
+static void wait_on_writeback(struct page **pages, long n)
+{
+	for (long i = 0; i < n; i++)
+		wait_on_page_writeback(pages[i]);
+}
+
+/*
+ * Write back up to @nr dirty pages of the file (WB_SYNC_NONE), or for a negative @nr all of
+ * them and wait for the writes to end (WB_SYNC_ALL, filemap_write_and_wait).  Returns 0, or
+ * the error of a write that failed meanwhile (known at once without the block device model,
+ * and to a WB_SYNC_ALL caller always), and the pages submitted in *@written if not NULL.
  */
 int writeback_pages(struct nlru_file *file, long nr, long *written)
 {
+	uint32_t errors = __atomic_load_n(&file->wb_errors, __ATOMIC_ACQUIRE);
 	struct page **pages = NULL;
-	long n = collect_dirty(file, nr, &pages), i, ok = 0;
+	long n = collect_dirty(file, nr, &pages), ok;
 	int err = 0;
 
 	if (n < 0) {
@@ -261,56 +336,27 @@ int writeback_pages(struct nlru_file *file, long nr, long *written)
 			*written = 0;
 		return (int)n;
 	}
-	/*
-	 * Pages another writer (the flusher, kswapd, a flush) has in flight: a flush of the
-	 * whole file (WB_SYNC_ALL) goes round them and comes back for them at the end, so both
-	 * write at once, and then waits for them; a partial writeback (WB_SYNC_NONE) leaves them
-	 * to that writer.
-	 */
-	for (int pass = 0; pass < 2 && n; pass++) {
-		long deferred = 0;
+	if (nr >= 0) {
+		ok = submit_runs(file, pages, n, nr, false);
+	} else {
+		/* Pages another writer had in flight, and dirtied again meanwhile, go after it. */
+		long busy = others_in_flight(pages, n);
 
-		for (i = 0; i < n;) {
-			long len = 1;
-			int done, r;
-
-			if (page_test(pages[i], PG_writeback)) {
-				if (nr >= 0) {
-					put_page(pages[i++]);
-					continue;
-				}
-				if (pass == 0) {
-					pages[deferred++] = pages[i++];
-					continue;
-				}
-				while (page_test(pages[i], PG_writeback))
-					sched_yield();
-			}
-			while (i + len < n && len < MAX_RUN && len < (nr < 0 ? MAX_RUN : nr) &&
-			       pages[i + len]->index == pages[i]->index + len)
-				len++;
-			r = nr != 0 ? write_run(file, pages + i, (int)len, &done) : 0;
-			if (nr < 0 && !r && !done && page_test(pages[i], PG_writeback)) {
-				/* Another writer took it meanwhile: its write must end first. */
-				if (pass == 0)
-					pages[deferred++] = pages[i++];
-				continue;
-			}
-			err = err ? err : r;
-			ok += nr != 0 && !r ? done : 0;
-			/* A page that turned clean or busy ends the run early: go on after it. */
-			done = nr != 0 ? MAX(done, 1) : (int)len;
-			if (nr > 0)
-				nr = MAX(0, nr - done);
-			for (long k = i; k < i + done; k++)
-				put_page(pages[k]);
-			i += done;
-		}
-		n = deferred;
+		ok = submit_runs(file, pages + busy, n - busy, -1, true);
+		wait_on_writeback(pages, n);
+		ok += submit_runs(file, pages, busy, -1, true);
+		wait_on_writeback(pages, busy);
 	}
+	for (long i = 0; i < n; i++)
+		put_page(pages[i]);
 	free(pages);
 	if (written)
 		*written = ok;
+	if (__atomic_load_n(&file->wb_errors, __ATOMIC_ACQUIRE) != errors) {
+		spin_lock(&file->lock);
+		err = -file->wb_last_err;
+		spin_unlock(&file->lock);
+	}
 	return err;
 }
 
@@ -376,5 +422,7 @@ int filemap_pageout(struct nlru_engine *eng, struct page *page)
 {
 	struct nlru_file *file = (struct nlru_file *)owner_lookup(eng->owners, page->mapping);
 
+	/* pageout(): to the inactive tail when the write ends, unless it ended already. */
+	page_set(page, PG_reclaim);
 	return write_one_page(file, page);
 }

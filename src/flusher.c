@@ -320,6 +320,11 @@ void wakeup_flusher_threads(struct nlru_engine *eng, unsigned long nr_pages)
 	mutex_unlock(&flusher->lock);
 }
 
+void flusher_writeback_ended(struct nlru_engine *eng)
+{
+	chunk_written(&eng->flusher);
+}
+
 uint64_t flusher_progress(struct nlru_engine *eng)
 {
 	uint64_t chunks;

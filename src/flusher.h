@@ -57,6 +57,9 @@ void wb_start_background_writeback(struct nlru_engine *eng);
 /* Reclaim: write about @nr_pages of the oldest dirty pages.  A no-op without the thread. */
 void wakeup_flusher_threads(struct nlru_engine *eng, unsigned long nr_pages);
 
+/* A write of dirty pages ended (no lock held): writers paused at the dirty limit look again. */
+void flusher_writeback_ended(struct nlru_engine *eng);
+
 /* Is the thread there to clean pages for a paused writer? */
 bool flusher_running(struct nlru_engine *eng);
 

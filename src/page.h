@@ -41,7 +41,8 @@ enum pageflags {
 	PG_buddy, /* free, heading a buddy block of page_order() (Linux keeps this in _mapcount) */
 	PG_young, /* accessed through its mapping since reclaim last looked: the PTE young bit */
 	PG_slab_reclaimable, /* with PG_slab: charged to nr_slab_reclaimable (else unreclaimable) */
-	PG_waiters, /* someone sleeps on this page's PG_locked or PG_writeback (pagewait.h) */
+	PG_waiters,   /* someone sleeps on this page's PG_locked or PG_writeback (pagewait.h) */
+	PG_readahead, /* a reader reaching it starts reading the next window (async readahead) */
 	NR_PAGEFLAGS
 };
 

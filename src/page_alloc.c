@@ -640,6 +640,13 @@ static __hot_inline struct pglist_data *addr_to_pgdat(struct nlru_engine *eng, c
 	return NULL;
 }
 
+struct page *virt_to_page(struct nlru_engine *eng, const void *addr)
+{
+	struct pglist_data *pgdat = addr_to_pgdat(eng, addr);
+
+	return pgdat ? &pgdat->pages[((const char *)addr - pgdat->mem) >> PAGE_SHIFT] : NULL;
+}
+
 /* Says why a free is refused, counts it, and returns the error; the lists are untouched. */
 static __cold_noinline int bad_free(struct nlru_engine *eng, void *addr, unsigned int order)
 {

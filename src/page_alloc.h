@@ -17,6 +17,9 @@ struct page *alloc_pages_node(struct nlru_engine *eng, unsigned int gfp, unsigne
  */
 void free_pages_trusted(struct nlru_engine *eng, struct page *page, unsigned int order);
 
+/* virt_to_page(): the descriptor of the engine page holding @addr, or NULL. */
+struct page *virt_to_page(struct nlru_engine *eng, const void *addr);
+
 /* drain_all_pages(): every CPU's lists of every zone back to the buddy allocator. */
 void drain_all_pages(struct nlru_engine *eng);
 
