@@ -66,6 +66,11 @@ static const char *const *const q_plain[NR_Q] = {
 	[Q_DINODE] = KEYS_("pginodesteal"),
 	[Q_KINODE] = KEYS_("kswapd_inodesteal"),
 	[Q_SKIPWAIT] = KEYS_("kswapd_skip_congestion_wait"),
+	/* Before 3.4, pgsteal_<zone> (all reclaimers; q_all takes kswapd_steal back out). */
+	[Q_DSTEAL] = KEYS_("pgsteal_direct", "pgsteal_direct_dma", "pgsteal_direct_dma32",
+			   "pgsteal_direct_normal", "pgsteal_direct_high", "pgsteal_direct_movable",
+			   "pgsteal_dma", "pgsteal_dma32", "pgsteal_normal", "pgsteal_high",
+			   "pgsteal_movable"),
 	[Q_THP_FAULT] = KEYS_("thp_fault_alloc"),
 	[Q_THP_COLLAPSE] = KEYS_("thp_collapse_alloc"),
 	[Q_THP_SPLIT] = KEYS_("thp_split"),
@@ -96,7 +101,7 @@ static const char *const *const q_plain[NR_Q] = {
 static const enum map_id q_mapped[NR_Q] = {
 	[Q_ALLOCSTALL] = MAP_ALLOCSTALL,     [Q_DSCAN] = MAP_PGSCAN_DIRECT,
 	[Q_KSCAN] = MAP_PGSCAN_KSWAPD,       [Q_KSTEAL] = MAP_PGSTEAL_KSWAPD,
-	[Q_DSTEAL] = MAP_PGSTEAL_DIRECT,     [Q_PGREFILL] = MAP_PGREFILL,
+	[Q_PGREFILL] = MAP_PGREFILL,
 	[Q_PGSKIP] = MAP_PGSKIP,             [Q_WS_REFAULT] = MAP_WORKINGSET_REFAULT,
 	[Q_WS_ACTIVATE] = MAP_WORKINGSET_ACTIVATE, [Q_WS_RESTORE] = MAP_WORKINGSET_RESTORE,
 };
@@ -244,7 +249,7 @@ static void q_all(const struct cmp_run *r, struct quant *q)
 {
 	for (int i = 0; i < NR_Q; i++)
 		q[i] = q_delta(r, (enum q)i);
-	/* Before 3.x pgsteal_<zone> counted kswapd too; mmtests takes kswapd_steal back out. */
+	/* Before 3.4 pgsteal_<zone> counted kswapd too; mmtests takes kswapd_steal back out. */
 	if (dump_find(r->before, "kswapd_steal") && dump_find(r->after, "kswapd_steal") &&
 	    q[Q_KSTEAL].ok)
 		q[Q_DSTEAL].v = wrap_sub(q[Q_DSTEAL].v, q[Q_KSTEAL].v);

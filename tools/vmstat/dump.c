@@ -223,7 +223,10 @@ int dump_parse_line(const char *s, size_t len, const char **name, size_t *name_l
 	while (i < len && !is_space(s[i]))
 		i++;
 	if (v0 == i) {
-		*why = "no value (expected 'name value')";
+		/* Some 4.14-4.19 kernels print a per-node value whose name is missing. */
+		*why = strspn(*name, "0123456789") == *name_len
+			       ? "a value without a counter name (expected 'name value')"
+			       : "no value (expected 'name value')";
 		return -EINVAL;
 	}
 	if (parse_value(s + v0, i - v0, value, why))

@@ -1,7 +1,9 @@
 /*
  * map - the spelling table across kernels.  Each entry lists every name a kernel used for the
- * logical counter; no kernel prints two of them, so summing never double-counts.  The one
- * exception, pre-3.x kswapd_steal, is handled where it matters (compare.c), as mmtests does.
+ * logical counter; no kernel prints two of them, so summing never double-counts.  Before 3.4
+ * pgsteal_<zone> counted kswapd's and direct reclaim's steals together, kswapd_steal being
+ * kswapd's share: they are the kswapd spelling here, and compare.c takes kswapd_steal back
+ * out of the per-zone counts for direct reclaim, as mmtests does.
  */
 #include "map.h"
 
@@ -19,11 +21,10 @@ static const struct map_entry map[NR_MAP] = {
 			       "4.7 per zone; 4.8 and later one counter"},
 	[MAP_PGSTEAL_KSWAPD] = {"pgsteal_kswapd",
 				{"pgsteal_kswapd", "kswapd_steal", ZONES_("pgsteal_kswapd")},
-				"4.7 per zone; 4.8 and later one counter; kswapd_steal before 3.x"},
-	[MAP_PGSTEAL_DIRECT] = {"pgsteal_direct",
-				{"pgsteal_direct", ZONES_("pgsteal_direct"), ZONES_("pgsteal")},
-				"4.7 per zone; 4.8 and later one counter; "
-				"pgsteal_<zone> before 3.x"},
+				"3.4-4.7 per zone; 4.8 and later one counter; kswapd_steal before 3.4"},
+	[MAP_PGSTEAL_DIRECT] = {"pgsteal_direct", {"pgsteal_direct", ZONES_("pgsteal_direct")},
+				"3.4-4.7 per zone; 4.8 and later one counter; before 3.4 "
+				"pgsteal_<zone> less kswapd_steal"},
 	[MAP_PGREFILL] = {"pgrefill", {"pgrefill", ZONES_("pgrefill")},
 			  "4.7 per zone; 4.8 and later one counter"},
 	[MAP_ALLOCSTALL] = {"allocstall", {"allocstall", ZONES_("allocstall"), "allocstall_device"},
@@ -33,16 +34,16 @@ static const struct map_entry map[NR_MAP] = {
 	[MAP_WORKINGSET_REFAULT] = {"workingset_refault",
 				    {"workingset_refault", "workingset_refault_anon",
 				     "workingset_refault_file"},
-				    "4.7/4.8 one counter; 5.9 and later split anon/file"},
+				    "3.15-5.8 one counter; 5.9 and later split anon/file"},
 	[MAP_WORKINGSET_ACTIVATE] = {"workingset_activate",
 				     {"workingset_activate", "workingset_activate_anon",
 				      "workingset_activate_file"},
-				     "4.7/4.8 one counter; 5.9 and later split anon/file"},
+				     "3.15-5.8 one counter; 5.9 and later split anon/file"},
 	[MAP_WORKINGSET_RESTORE] = {"workingset_restore",
 				    {"workingset_restore", "workingset_restore_anon",
 				     "workingset_restore_file"},
-				    "5.7 one counter; 5.9 and later split anon/file; "
-				    "absent in 4.x"},
+				    "4.20-5.8 one counter; 5.9 and later split anon/file; "
+				    "absent before 4.20"},
 };
 /* clang-format on */
 

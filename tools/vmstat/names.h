@@ -1,7 +1,8 @@
 /*
  * names - what the tool knows about a counter name: whether it is an event (cumulative, only
  * its change over time means something) or a state level, which group `show` files it under,
- * and a one-line meaning.  Covers Linux 4.7, 4.8 and 6.x names and the engine's own.
+ * a one-line meaning and the Linux versions that print it.  Covers every name /proc/vmstat has
+ * had from 2.6 to 6.x, and the engine's own.
  */
 #ifndef NODELRU_TOOLS_VMSTAT_NAMES_H
 #define NODELRU_TOOLS_VMSTAT_NAMES_H
@@ -29,6 +30,7 @@ struct name_info {
 	enum vm_kind kind;
 	enum vm_group group;
 	const char *help; /* NULL for a name the tool does not know */
+	const char *era;  /* the Linux versions that print it ("3.12-4.7", "4.8 on"), or NULL */
 };
 
 /* names_lookup - classify @name.  Unknown names get a kind and group by their prefix. */

@@ -38,6 +38,8 @@ static void text_line(const struct vm_counter *c, const struct name_info *ni, in
 
 	fprintf(f, "  %-*s %16s  %s", w, c->name, out_count(v, ni->kind == VM_EVENT, c->value),
 		ni->help ? ni->help : "(unknown to nlru-vmstat)");
+	if (ni->era)
+		fprintf(f, " (Linux %s)", ni->era);
 	if (alias)
 		fprintf(f, " [part of %s]", alias);
 	fputc('\n', f);
@@ -95,6 +97,11 @@ static void print_json(const struct vm_dump *d, FILE *f)
 			out_json_str(f, alias);
 		else
 			fputs("null", f);
+		fputs(",\"linux\":", f);
+		if (ni.era)
+			out_json_str(f, ni.era);
+		else
+			fputs("null", f);
 		fputc('}', f);
 	}
 	fputs("]}\n", f);
@@ -102,7 +109,7 @@ static void print_json(const struct vm_dump *d, FILE *f)
 
 static void print_csv(const struct vm_dump *d, FILE *f)
 {
-	fputs("name,value,kind,group,help,part_of\n", f);
+	fputs("name,value,kind,group,help,part_of,linux\n", f);
 	for (size_t i = 0; i < d->nr; i++) {
 		const struct vm_counter *c = &d->v[i];
 		const char *alias = alias_of(c->name);
@@ -118,6 +125,8 @@ static void print_csv(const struct vm_dump *d, FILE *f)
 		out_csv_str(f, ni.help ? ni.help : "");
 		fputc(',', f);
 		out_csv_str(f, alias ? alias : "");
+		fputc(',', f);
+		out_csv_str(f, ni.era ? ni.era : "");
 		fputc('\n', f);
 	}
 }

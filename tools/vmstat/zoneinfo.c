@@ -206,10 +206,38 @@ static int is_text(const char *s, size_t len, const char *word)
 	return strlen(word) == len && memcmp(s, word, len) == 0;
 }
 
+/*
+ * 2.6 kernels before 2.6.28: "scanned N (a: A i: I)", the pages scanned since the last free
+ * and the active and inactive scan counts.  Returns 1 if @s was that line.
+ */
+static int scanned_26(struct zi_parser *p, const char *s, size_t len, int *err)
+{
+	char text[128];
+	long long n, a, i;
+	int used = 0;
+
+	if (len >= sizeof(text) || len < 8 || memcmp(s, "scanned ", 8) != 0 || !memchr(s, '(', len))
+		return 0;
+	memcpy(text, s, len);
+	text[len] = '\0';
+	if (sscanf(text, "scanned %lld (a: %lld i: %lld)%n", &n, &a, &i, &used) != 3 ||
+	    text[used] != '\0') {
+		malformed(p, "bad 'scanned N (a: A i: I)' line");
+		return 1;
+	}
+	*err = add_field(p, &cur_zone(p)->fields, "scanned", 7, n);
+	if (!*err)
+		*err = add_field(p, &cur_zone(p)->fields, "nr_scan_active", 14, a);
+	if (!*err)
+		*err = add_field(p, &cur_zone(p)->fields, "nr_scan_inactive", 16, i);
+	return 1;
+}
+
 /* One line of a zone block, @s without indentation or trailing blanks. */
 static int zone_line(struct zi_parser *p, const char *s, size_t len)
 {
 	const char *colon = memchr(s, ':', len);
+	int err = 0;
 
 	if (is_text(s, len, "per-node stats")) {
 		if (p->state != ZS_HEADER) {
@@ -232,6 +260,11 @@ static int zone_line(struct zi_parser *p, const char *s, size_t len)
 		p->state = ZS_PAGESETS;
 		return 0;
 	}
+	/* A pageset's head: "cpu: N" (2.6.2x: "cpu: N pcp: M", one per hot and cold list). */
+	if (p->state == ZS_PAGESETS && colon == s + 3 && memcmp(s, "cpu", 3) == 0)
+		return 0;
+	if (scanned_26(p, s, len, &err))
+		return err;
 	if (colon)
 		return colon_line(p, s, len, colon);
 	if (p->state == ZS_PAGESETS) {
@@ -312,6 +345,30 @@ int zoneinfo_zone_lru(const struct zi_zone *z, int lru, int64_t *v)
 		return 0;
 	snprintf(name, sizeof(name), "nr_%s", zoneinfo_lru_names[lru]); /* 4.7 zone item */
 	return dump_get(&z->fields, name, v);
+}
+
+int zoneinfo_node_unsplit(const struct zoneinfo *zi, const struct zi_node *n, int64_t *active,
+			  int64_t *inactive)
+{
+	int found = 0;
+
+	*active = *inactive = 0;
+	for (size_t i = 0; i < zi->nr_zones; i++) {
+		const struct zi_zone *z = &zi->zones[i];
+		int64_t a, in;
+
+		if (z->node != n->id)
+			continue;
+		/* 2.6.16 prints "active"/"inactive"; 2.6.21 to 2.6.27 the nr_ items. */
+		if ((dump_get(&z->fields, "active", &a) && dump_get(&z->fields, "nr_active", &a)) ||
+		    (dump_get(&z->fields, "inactive", &in) &&
+		     dump_get(&z->fields, "nr_inactive", &in)))
+			continue;
+		*active = wrap_add(*active, a);
+		*inactive = wrap_add(*inactive, in);
+		found = 1;
+	}
+	return found ? 0 : -ENOENT;
 }
 
 int zoneinfo_node_lru(const struct zoneinfo *zi, const struct zi_node *n, int lru, int64_t *v)

@@ -64,6 +64,14 @@ int zoneinfo_load(struct zoneinfo *zi, const char *path, const struct vm_diag *d
  */
 int zoneinfo_zone_lru(const struct zi_zone *z, int lru, int64_t *v);
 
+/*
+ * zoneinfo_node_unsplit - the node's active and inactive list sizes of kernels before 2.6.28,
+ * whose LRU lists were not split into anon and file: the sum over its zones of "active" and
+ * "inactive" (2.6.16) or "nr_active" and "nr_inactive" (2.6.21 to 2.6.27).  0, or -ENOENT.
+ */
+int zoneinfo_node_unsplit(const struct zoneinfo *zi, const struct zi_node *n, int64_t *active,
+			  int64_t *inactive);
+
 /* zoneinfo_node_lru - the node's LRU size: its per-node stat, else the sum of its zones. */
 int zoneinfo_node_lru(const struct zoneinfo *zi, const struct zi_node *n, int lru, int64_t *v);
 

@@ -25,6 +25,8 @@ static void text_val(FILE *f, int ok, int64_t v)
 
 static void text_node(const struct zoneinfo *zi, const struct zi_node *n, FILE *f)
 {
+	int64_t act, inact;
+
 	fprintf(f, "Node %d  LRU pages%s:", n->id, n->has_stats ? "" : " (sum of zones)");
 	for (int l = 0; l < ZI_NR_LRU; l++) {
 		int64_t v;
@@ -34,6 +36,11 @@ static void text_node(const struct zoneinfo *zi, const struct zi_node *n, FILE *
 		else
 			fprintf(f, " %s -", zoneinfo_lru_names[l]);
 	}
+	if (zoneinfo_node_unsplit(zi, n, &act, &inact) == 0)
+		fprintf(f,
+			"; lists not split by type (before 2.6.28): active %" PRId64
+			" inactive %" PRId64,
+			act, inact);
 	fprintf(f, "\n  %-8s", "zone");
 	for (size_t c = 0; c < NR_ZONE_COLS; c++)
 		fprintf(f, " %11s", zone_cols[c]);
