@@ -322,7 +322,7 @@ void wakeup_flusher_threads(struct nlru_engine *eng, unsigned long nr_pages)
 
 void flusher_writeback_ended(struct nlru_engine *eng)
 {
-	chunk_written(&eng->flusher);
+	chunk_written(eng->flusher);
 }
 
 uint64_t flusher_progress(struct nlru_engine *eng)

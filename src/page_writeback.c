@@ -3,6 +3,7 @@
  * limits (vm.dirty_bytes), so only the ratio branch of domain_dirty_limits() applies.
  */
 #include "page_writeback.h"
+#include "vmscan.h"
 #include "vmstat.h"
 
 /* global_dirtyable_memory(): free pages above the reserves plus the file LRU, plus one. */
@@ -60,4 +61,21 @@ bool over_bground_thresh(const struct nlru_engine *eng)
 
 	global_dirty_limits(eng, &background, &limit);
 	return global_dirty_pages(eng, false) > background;
+}
+
+void throttle_vm_writeout(struct nlru_engine *eng, unsigned int gfp)
+{
+	for (;;) {
+		unsigned long background, dirty, writeback;
+
+		global_dirty_limits(eng, &background, &dirty);
+		/* Linux's "boost the allowable dirty threshold a bit for page allocators". */
+		dirty += dirty / 10;
+		writeback = global_dirty_pages(eng, true) - global_dirty_pages(eng, false);
+		if (writeback <= dirty)
+			break;
+		congestion_wait(eng);
+		if ((gfp & (NLRU_GFP_IO | NLRU_GFP_FS)) != (NLRU_GFP_IO | NLRU_GFP_FS))
+			break;
+	}
 }

@@ -14,4 +14,12 @@ unsigned long global_dirty_pages(const struct nlru_engine *eng, bool with_writeb
 /* wb_over_bg_thresh(): more dirty pages than the background threshold? */
 bool over_bground_thresh(const struct nlru_engine *eng);
 
+/*
+ * throttle_vm_writeout(): reclaim with @gfp sleeps in congestion_wait() while the pages under
+ * writeback (anon and file) pass the dirty limit plus a tenth, so that it does not outrun the
+ * device.  A caller that may not do both I/O and FS waits once at most.  No lock held but the
+ * owner table's read lock, which no write's completion needs.
+ */
+void throttle_vm_writeout(struct nlru_engine *eng, unsigned int gfp);
+
 #endif /* NODELRU_PAGE_WRITEBACK_H */

@@ -22,11 +22,13 @@
 #include <time.h>
 
 #include "anon.h"
+#include "blkdev.h"
 #include "filemap.h"
 #include "flusher.h"
 #include "lru.h"
 #include "owner.h"
 #include "page_alloc.h"
+#include "page_writeback.h"
 #include "shrinker.h"
 #include "swap.h"
 #include "vmscan.h"
@@ -75,12 +77,33 @@ bool lruvec_reclaimable(const struct nlru_engine *eng, const struct lruvec *lruv
 	return (unsigned long)MAX(scanned, 0) < lruvec_reclaimable_pages(eng, lruvec) * 6;
 }
 
+#define HZ_10_NS (100 * 1000 * 1000ull)
+
 void congestion_wait(struct nlru_engine *eng)
 {
-	struct timespec hz_10 = {.tv_sec = 0, .tv_nsec = 100 * 1000 * 1000};
+	struct timespec hz_10 = {.tv_sec = 0, .tv_nsec = HZ_10_NS};
 
 	atomic_fetch_add_explicit(&eng->congestion_waits, 1, memory_order_relaxed);
-	nanosleep(&hz_10, NULL);
+	/* Until a write request ends below the congestion mark, as clear_wb_congested() wakes. */
+	if (eng->blkdev)
+		blkdev_congestion_wait(eng->blkdev, HZ_10_NS);
+	else
+		nanosleep(&hz_10, NULL);
+}
+
+/*
+ * wait_iff_congested(): sleep as congestion_wait() does only if writes are congested and
+ * reclaim found this lruvec's dirty pages all waiting on them (PGDAT_CONGESTED, 4.7
+ * ZONE_CONGESTED); otherwise only give up the CPU (cond_resched()).
+ */
+static void wait_iff_congested(struct nlru_engine *eng, const struct lruvec *lruvec)
+{
+	if (!blkdev_write_congested(eng->blkdev) ||
+	    !(atomic_load(&lruvec->flags) & (1ul << LRUVEC_CONGESTED))) {
+		sched_yield();
+		return;
+	}
+	congestion_wait(eng);
 }
 
 /*
@@ -278,6 +301,7 @@ struct page_list_stat {
 	unsigned long nr_unqueued_dirty; /* dirty and not yet queued for writeback */
 	unsigned long nr_writeback;      /* under writeback, now marked PG_reclaim */
 	unsigned long nr_immediate;      /* kswapd met them again before their I/O ended */
+	unsigned long nr_congested;      /* waiting on congested writes, or met again in flight */
 };
 
 /*
@@ -305,7 +329,8 @@ static enum page_references try_file_reclaim(struct nlru_engine *eng, struct lru
 	return filemap_remove_page(eng, page) ? PAGEREF_RECLAIM : PAGEREF_KEEP;
 }
 
-static void tally_dirty(const struct page *page, struct page_list_stat *stat)
+static void tally_dirty(const struct nlru_engine *eng, const struct page *page,
+			struct page_list_stat *stat)
 {
 	bool dirty = page_test(page, PG_dirty), writeback = page_test(page, PG_writeback);
 
@@ -314,6 +339,9 @@ static void tally_dirty(const struct page *page, struct page_list_stat *stat)
 		return;
 	stat->nr_dirty += dirty || writeback;
 	stat->nr_unqueued_dirty += dirty && !writeback;
+	/* Its device congested (inode_write_congested()), or back in flight a second time. */
+	stat->nr_congested += ((dirty || writeback) && blkdev_write_congested(eng->blkdev)) ||
+			      (writeback && page_test(page, PG_reclaim));
 }
 
 /*
@@ -356,7 +384,7 @@ static unsigned long shrink_page_list(struct nlru_engine *eng, struct lruvec *lr
 		/* A mapped (anon) page costs an unmap too: it weighs double for the shrinkers. */
 		if (page_test(page, PG_swapbacked))
 			sc->nr_scanned++;
-		tally_dirty(page, stat);
+		tally_dirty(eng, page, stat);
 		if (page_test(page, PG_writeback)) {
 			keep_writeback_page(lruvec, page, stat);
 			ref = PAGEREF_KEEP;
@@ -477,12 +505,18 @@ static unsigned long shrink_inactive_list(struct nlru_engine *eng, unsigned long
 	/* The whole batch under writeback: kswapd meeting such pages again is to wait. */
 	if (stat.nr_writeback && stat.nr_writeback == taken)
 		atomic_fetch_or(&lruvec->flags, 1ul << LRUVEC_WRITEBACK);
+	/* Every dirty page met waits on congested writes: direct reclaim is to wait for them. */
+	if (stat.nr_dirty && stat.nr_dirty == stat.nr_congested)
+		atomic_fetch_or(&lruvec->flags, 1ul << LRUVEC_CONGESTED);
 	/* The whole batch was dirty and unqueued: let kswapd write such pages. */
 	if (stat.nr_unqueued_dirty == taken)
 		atomic_fetch_or(&lruvec->flags, 1ul << LRUVEC_DIRTY);
 	/* current_may_throttle() holds: no reclaimer here is a PF_LESS_THROTTLE writer. */
 	if (stat.nr_immediate)
 		congestion_wait(eng);
+	/* Direct reclaim waits for writes when its lruvec is congested; kswapd goes on. */
+	if (!current_is_kswapd())
+		wait_iff_congested(eng, lruvec);
 	return reclaimed;
 }
 
@@ -710,6 +744,7 @@ static unsigned long shrink_lruvec(struct nlru_engine *eng, struct lruvec *lruve
 	/* Always age the anon list a little, so there is something to reclaim next time. */
 	if (inactive_list_is_low(eng, lruvec, false, sc))
 		shrink_active_list(eng, SWAP_CLUSTER_MAX, lruvec, sc, LRU_ACTIVE_ANON);
+	throttle_vm_writeout(eng, sc->gfp_mask);
 	return lru_pages;
 }
 
