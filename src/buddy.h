@@ -6,7 +6,10 @@
 #ifndef NODELRU_BUDDY_H
 #define NODELRU_BUDDY_H
 
-#include "engine.h"
+#include <stdint.h>
+
+struct nlru_log;
+struct zone;
 
 /* Take a block of 2^order pages; PFN_NIL if none.  Updates NR_FREE_PAGES. */
 uint32_t rmqueue_smallest(struct zone *zone, unsigned int order);

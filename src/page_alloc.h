@@ -6,7 +6,9 @@
 #ifndef NODELRU_PAGE_ALLOC_H
 #define NODELRU_PAGE_ALLOC_H
 
-#include "engine.h"
+struct nlru_engine;
+struct page;
+struct zone;
 
 /* Allocate 2^order pages; NULL when none could be had.  gfp, order and nid are valid. */
 struct page *alloc_pages_node(struct nlru_engine *eng, unsigned int gfp, unsigned int order,

@@ -9,7 +9,12 @@
 #ifndef NODELRU_PAGE_ALLOC_47_H
 #define NODELRU_PAGE_ALLOC_47_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
 #include "engine.h"
+#include "mmzone.h"
 #include "pcp.h"
 #include "vmstat.h"
 

@@ -7,9 +7,14 @@
 #define NODELRU_PCP_H
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stddef.h>
+#include <stdint.h>
 
+#include "cpu.h"
+#include "debug.h"
 #include "engine.h"
+#include "mmzone.h"
 
 static inline int pcp_count(const struct per_cpu_pages *pcp)
 {

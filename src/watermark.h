@@ -7,8 +7,12 @@
 
 #include <stdbool.h>
 
-#include "engine.h"
+#include <nodelru/vmstat.h>
+
+#include "mmzone.h"
 #include "vmstat.h"
+
+struct nlru_engine;
 
 /* init_per_zone_wmark_min(): min_free_kbytes, then every zone's watermarks and reserves. */
 void init_per_zone_wmark_min(struct nlru_engine *eng);

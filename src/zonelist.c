@@ -7,6 +7,8 @@
  */
 #include <stdlib.h>
 
+#include "engine.h"
+#include "topo.h"
 #include "zonelist.h"
 
 static int add_node_zones(struct pglist_data *pgdat, struct zoneref *zrefs, int nr)

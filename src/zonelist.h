@@ -2,8 +2,13 @@
 #ifndef NODELRU_ZONELIST_H
 #define NODELRU_ZONELIST_H
 
-#include "engine.h"
-#include "gfp.h"
+#include <stddef.h>
+
+#include <nodelru/nodelru.h>
+
+#include "mmzone.h"
+
+struct nlru_engine;
 
 /* build_zonelists() for every node; needs the topology distances and populated zones. */
 void build_all_zonelists(struct nlru_engine *eng);

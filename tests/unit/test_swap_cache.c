@@ -11,6 +11,7 @@
 
 #include "anon.h"
 #include "blkdev.h"
+#include "gfp.h"
 #include "helpers.h"
 #include "swap.h"
 #include "vmscan.h"
