@@ -6,10 +6,14 @@
 #ifndef NODELRU_KSWAPD_H
 #define NODELRU_KSWAPD_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 
-#include "engine.h"
+#include "mmzone.h"
 #include "vmscan.h"
+
+struct nlru_engine;
+struct nlru_log;
 
 /* Linux 4.8: wake_all_kswapds(), kswapd(), and the pieces tests drive directly. */
 void wake_all_kswapds_48(struct nlru_engine *eng, unsigned int order, struct zoneref *preferred,

@@ -9,8 +9,15 @@
 #ifndef NODELRU_LRU_H
 #define NODELRU_LRU_H
 
-#include "engine.h"
+#include <stdbool.h>
+
+#include <nodelru/vmstat.h>
+
+#include "mmzone.h"
+#include "page.h"
 #include "vmstat.h"
+
+struct nlru_engine;
 
 static inline bool is_file_lru(enum lru_list lru)
 {

@@ -2,7 +2,7 @@
 #ifndef NODELRU_SHRINKER_H
 #define NODELRU_SHRINKER_H
 
-#include "engine.h"
+struct nlru_engine;
 
 /*
  * current->reclaim_state: while a thread runs shrinkers, slab pages freed by any of them are

@@ -7,7 +7,9 @@
 
 #include <stdbool.h>
 
-#include "engine.h"
+#include "mmzone.h"
+
+struct nlru_engine;
 
 /* Task flags of the calling thread, as Linux's current->flags. */
 #define PF_MEMALLOC 0x1 /* reclaiming: allocations may use the reserves, never recurse */

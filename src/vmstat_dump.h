@@ -7,7 +7,10 @@
 
 #include <stdio.h>
 
-#include "engine.h"
+#include <nodelru/vmstat.h>
+
+struct nlru_engine;
+struct zone;
 
 /* State items of /proc/vmstat (@only_nid < 0) or of /sys/.../node<only_nid>/vmstat. */
 void dump_vmstat_items_48(struct nlru_engine *eng, int only_nid, FILE *out);

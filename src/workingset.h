@@ -10,7 +10,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "engine.h"
+struct lruvec;
+struct nlru_engine;
+struct page;
 
 /* Index slots: a resident page or a shadow entry, both naming the node. */
 #define SLOT_TAG_MASK 3ull
