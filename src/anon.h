@@ -5,7 +5,11 @@
 #ifndef NODELRU_ANON_H
 #define NODELRU_ANON_H
 
-#include "engine.h"
+#include <stddef.h>
+
+struct nlru_engine;
+struct nlru_region;
+struct page;
 
 /* The engine a region belongs to. */
 struct nlru_engine *region_engine(const struct nlru_region *region);

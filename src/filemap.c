@@ -34,6 +34,7 @@
 #include "filemap_internal.h"
 #include "lru.h"
 #include "owner.h"
+#include "page_alloc.h"
 #include "pagewait.h"
 #include "vmstat.h"
 

@@ -3,8 +3,11 @@
 #define NODELRU_FILEMAP_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
-#include "engine.h"
+struct nlru_engine;
+struct nlru_file;
+struct page;
 
 /*
  * Reclaim, with the owner table read-locked and the page isolated: drop a clean, unused page

@@ -13,11 +13,13 @@
 #include <sys/types.h>
 #include <sys/uio.h>
 
+#include "debug.h"
 #include "engine.h"
 #include "flusher.h"
 #include "inject.h"
+#include "mmzone.h"
 #include "owner.h"
-#include "page_alloc.h"
+#include "page.h"
 #include "pageindex.h"
 #include "spinlock.h"
 #include "workingset.h"

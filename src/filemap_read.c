@@ -29,6 +29,7 @@
 #include "filemap.h"
 #include "filemap_internal.h"
 #include "lru.h"
+#include "page_alloc.h"
 #include "pagewait.h"
 #include "vmstat.h"
 

@@ -18,6 +18,7 @@
 #include "filemap_internal.h"
 #include "lru.h"
 #include "owner.h"
+#include "page_alloc.h"
 #include "vmstat.h"
 
 /* Drop every cached page and shadow: owners write-locked, so reclaim holds none of them. */

@@ -23,6 +23,7 @@
 #include "filemap.h"
 #include "filemap_internal.h"
 #include "lru.h"
+#include "page_alloc.h"
 
 /* A write of @len bytes at @offset would end past the largest file the cache holds. */
 static bool past_max_file(uint64_t offset, size_t len)

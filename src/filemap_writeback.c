@@ -23,6 +23,7 @@
 #include "filemap_internal.h"
 #include "lru.h"
 #include "owner.h"
+#include "page_alloc.h"
 #include "page_writeback.h"
 #include "pagewait.h"
 #include "vmstat.h"

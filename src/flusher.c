@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine.h"
 #include "filemap.h"
 #include "flusher.h"
 #include "owner.h"

@@ -5,11 +5,13 @@
 #ifndef NODELRU_OWNER_H
 #define NODELRU_OWNER_H
 
-#include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "mutex.h"
+
+struct nlru_log;
 
 /* Every owner starts with this, so a table entry says what it is. */
 enum owner_type { OWNER_REGION = 1, OWNER_FILE };

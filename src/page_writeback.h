@@ -2,7 +2,9 @@
 #ifndef NODELRU_PAGE_WRITEBACK_H
 #define NODELRU_PAGE_WRITEBACK_H
 
-#include "engine.h"
+#include <stdbool.h>
+
+struct nlru_engine;
 
 /* global_dirty_limits(): the nr_dirty_background_threshold and nr_dirty_threshold values. */
 void global_dirty_limits(const struct nlru_engine *eng, unsigned long *background,

@@ -8,10 +8,11 @@
 #ifndef NODELRU_PAGEINDEX_H
 #define NODELRU_PAGEINDEX_H
 
-#include <stdbool.h>
 #include <stdint.h>
 
 #include "spinlock.h"
+
+struct nlru_log;
 
 #define PAGEINDEX_SHIFT 6 /* RADIX_TREE_MAP_SHIFT */
 #define PAGEINDEX_SLOTS (1u << PAGEINDEX_SHIFT)

@@ -12,7 +12,7 @@
 #ifndef NODELRU_PAGEWAIT_H
 #define NODELRU_PAGEWAIT_H
 
-#include <stdbool.h>
+#include <stdint.h>
 
 #include "page.h"
 

@@ -7,8 +7,7 @@
 
 #include <stdint.h>
 
-#include "engine.h"
-
+struct nlru_engine;
 struct swap_device;
 
 /* Most slots a swap file has: slot numbers are 32-bit. */

@@ -18,6 +18,7 @@
 #include <nodelru/nodelru.h>
 
 #include "debug.h"
+#include "log.h"
 #include "topo.h"
 
 #define LOCAL_DISTANCE 10

@@ -14,8 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "log.h"
-
+struct nlru_log;
 struct topo;
 
 /* Load @desc (NULL/"" real machine, synthetic string, or XML path).  -EINVAL if unparsable. */
