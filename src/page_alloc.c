@@ -497,12 +497,22 @@ static __hot_inline void __free_pages(struct nlru_engine *eng, struct pglist_dat
 void free_pages_trusted(struct nlru_engine *eng, struct page *page, unsigned int order)
 {
 	struct pglist_data *pgdat = page_pgdat(eng, page);
+	uint32_t flags = page_flags(page);
 
 	if (!CHECK_CHEAP(&eng->log, !page->private && !page->mapping && !page->index))
 		log_err(&eng->log, "page %u of node %d freed with owner fields set (%llu, %u, %u)",
 			page_to_pfn(pgdat, page), pgdat->node_id, (unsigned long long)page->private,
 			page->mapping, page->index);
-	__free_pages(eng, pgdat, page_to_pfn(pgdat, page), order, page_flags(page));
+	/* The caller's reference at most: a page someone else holds must not be freed. */
+	if (!CHECK_CHEAP(&eng->log, __atomic_load_n(&page->refcount, __ATOMIC_RELAXED) <= 1 &&
+					    !(flags & ((1u << PG_buddy) | (1u << PG_lru) |
+						       (1u << PG_locked) | (1u << PG_writeback)))))
+		log_err(&eng->log, "page %u of node %d freed with refcount %d and flags %#x",
+			page_to_pfn(pgdat, page), pgdat->node_id,
+			__atomic_load_n(&page->refcount, __ATOMIC_RELAXED), flags);
+	/* A free page has refcount 0, so that a stale pointer's free is told from a first one. */
+	__atomic_store_n(&page->refcount, 0, __ATOMIC_RELEASE);
+	__free_pages(eng, pgdat, page_to_pfn(pgdat, page), order, flags);
 }
 
 static void drain_pcp(struct nlru_engine *eng, struct zone *zone, int cpu)

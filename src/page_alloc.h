@@ -14,8 +14,10 @@ struct zone;
 struct page *alloc_pages_node(struct nlru_engine *eng, unsigned int gfp, unsigned int order,
 			      int nid);
 /*
- * Free a block the engine itself allocated (no ownership checks).  Its refcount is 0 and its
- * owner fields (private, mapping, index) are cleared: the allocator relies on that.
+ * Free a block the engine itself allocated (no ownership checks).  Its owner fields (private,
+ * mapping, index) are cleared, the allocator relies on that, and no one holds it but the
+ * caller: its refcount is 0, or 1 for a page the caller allocated and never gave out, whose
+ * reference this drops.
  */
 void free_pages_trusted(struct nlru_engine *eng, struct page *page, unsigned int order);
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
+#include "page_alloc.h"
 #include "vmstat.h"
 
 TestSuite(badinput, .timeout = 30);
@@ -234,6 +235,30 @@ Test(badinput, bad_frees_leave_the_free_lists_intact)
 	expect_bad_free(eng, p0, 0, -EINVAL, "not allocated");
 	check_pages_accounted(eng, 0);
 	free(heap);
+	destroy_engine(eng);
+}
+
+/*
+ * A page the engine takes and gives back without using it (a cache page that lost a race to
+ * another reader, a fault that lost to another fault) is free with refcount 0 like any
+ * other: a stale pointer to it is refused as a double free, not taken a second time.
+ */
+Test(badinput, double_free_of_a_page_the_engine_gave_back_unused)
+{
+	struct nlru_engine *eng = test_engine(8, NULL);
+	struct page *page = alloc_pages_node(eng, NLRU_GFP_KERNEL, 0, 0);
+	struct pglist_data *pgdat;
+	void *addr;
+
+	cr_assert(page);
+	pgdat = page_pgdat(eng, page);
+	addr = page_address(pgdat, page_to_pfn(pgdat, page));
+	free_pages_trusted(eng, page, 0);
+	cr_assert_eq(__atomic_load_n(&page->refcount, __ATOMIC_RELAXED), 0);
+	expect_bad_free(eng, addr, 0, -EINVAL, "not allocated");
+	nlru_drain_pages(eng);
+	expect_bad_free(eng, addr, 0, -EINVAL, "not allocated");
+	check_pages_accounted(eng, 0);
 	destroy_engine(eng);
 }
 
