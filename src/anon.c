@@ -169,6 +169,7 @@ static void release_slot(struct nlru_region *region, size_t i)
 	struct nlru_engine *eng = region->eng;
 	uint64_t v = region->slots[i];
 
+	CHECK_FULL(&eng->log, witness_holds(LOCK_REGION) && witness_holds(LOCK_OWNERS));
 	if ((v & SLOT_TAG_MASK) == SLOT_SWAP) {
 		swap_slot_free(eng->swap, swap_slot_of(v));
 	} else if ((v & SLOT_TAG_MASK) == SLOT_PAGE) {
@@ -234,6 +235,7 @@ static bool pin_resident(struct nlru_region *region, uint64_t v, unsigned int fl
 	struct nlru_engine *eng = region->eng;
 	struct page *page = slot_page(eng, v);
 
+	CHECK_FULL(&eng->log, witness_holds(LOCK_REGION));
 	if (page_test(page, PG_writeback)) {
 		*busy = page;
 		return false;
@@ -274,6 +276,7 @@ static bool fault_install(struct nlru_region *region, size_t index, uint64_t v, 
 	struct nlru_engine *eng = region->eng;
 	struct pglist_data *pgdat = page_pgdat(eng, page);
 
+	CHECK_FULL(&eng->log, witness_holds(LOCK_REGION));
 	if (region->slots[index] != v)
 		return false;
 	page->mapping = region->owner.id;
@@ -486,6 +489,7 @@ static void anon_end_writeback(struct nlru_engine *eng, struct page *page, bool 
 {
 	struct pglist_data *pgdat = page_pgdat(eng, page);
 
+	CHECK_CHEAP(&eng->log, page_test(page, PG_writeback));
 	mod_page_node_state(pgdat, page, NLRU_NR_WRITEBACK, -1);
 	mod_zone_page_state(page_zone(pgdat, page), NLRU_NR_ZONE_WRITE_PENDING, -1);
 	if (written)
@@ -541,6 +545,7 @@ static void drop_swapped_page(struct nlru_region *region, struct page *page)
 	struct nlru_engine *eng = region->eng;
 	uint32_t index = page->index;
 
+	CHECK_FULL(&eng->log, witness_holds(LOCK_REGION));
 	region->slots[index] = make_swap_slot(region, delete_from_swap_cache(eng, page));
 	page_clear(page, PG_swapbacked);
 	page_clear(page, PG_reclaim);
@@ -597,6 +602,9 @@ enum anon_pageout_result anon_pageout(struct nlru_engine *eng, struct page *page
 	struct nlru_region *region = (struct nlru_region *)owner_lookup(eng->owners, page->mapping);
 	enum anon_pageout_result result = ANON_KEEP;
 
+	/* Reclaim found the page by its mapping: the owner must be its region, alive. */
+	if (!CHECK_CHEAP(&eng->log, region && region->owner.type == OWNER_REGION))
+		return ANON_KEEP;
 	/*
 	 * Not a trylock: Linux's trylock_page() fails only when this very page is busy, but the
 	 * region lock covers all its pages.  A trylock failed for every page of a region whose

@@ -11,6 +11,7 @@
  * refcount of 0, which is what lets a double free be told from a first one.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "buddy.h"
@@ -24,6 +25,14 @@ static inline struct page *zone_pages(struct zone *zone)
 static inline void area_nr_free_add(struct free_area *area, long delta)
 {
 	__atomic_store_n(&area->nr_free, area->nr_free + (unsigned long)delta, __ATOMIC_RELAXED);
+}
+
+static bool page_is_buddy(const struct page *buddy, unsigned int order)
+{
+	uint32_t flags = page_flags(buddy);
+
+	return (flags & (1u << PG_buddy)) &&
+	       ((flags & PAGE_ORDER_MASK) >> PAGE_ORDER_SHIFT) == order;
 }
 
 static void add_to_free_area(struct zone *zone, uint32_t pfn, unsigned int order)
@@ -40,6 +49,8 @@ static void del_from_free_area(struct zone *zone, uint32_t pfn, unsigned int ord
 {
 	struct page *page = &zone_pages(zone)[pfn];
 
+	CHECK_FULL(zone->zone_pgdat->log,
+		   page_is_buddy(page, order) && zone->free_area[order].nr_free > 0);
 	pfnlist_del(&zone->free_area[order].free_list, zone_pages(zone), pfn);
 	area_nr_free_add(&zone->free_area[order], -1);
 	__page_clear(page, PG_buddy);
@@ -68,17 +79,30 @@ uint32_t rmqueue_smallest(struct zone *zone, unsigned int order)
 		del_from_free_area(zone, pfn, cur);
 		expand(zone, pfn, order, cur);
 		__mod_zone_page_state(zone, NLRU_NR_FREE_PAGES, -(1l << order));
+		/* Its writers hold the zone's lock: the count is exact here (order 0: per batch).
+		 */
+		DEBUG_CHECK(order ? 1 : 2, zone->zone_pgdat->log,
+			    zone_page_state(zone, NLRU_NR_FREE_PAGES) >= 0);
+		CHECK_FULL(zone->zone_pgdat->log, witness_holds(LOCK_ZONE));
 		return pfn;
 	}
 	return PFN_NIL;
 }
 
-static bool page_is_buddy(const struct page *buddy, unsigned int order)
+/*
+ * A block that may go back to the free lists: inside the zone, aligned to its order, of this
+ * zone by its flags, neither free already nor on an LRU list, and unused.
+ */
+static bool block_freeable(const struct zone *zone, const struct page *page, uint32_t pfn,
+			   unsigned int order)
 {
-	uint32_t flags = page_flags(buddy);
+	uint32_t idx = pfn - zone->zone_start_pfn, flags = page_flags(page);
 
-	return (flags & (1u << PG_buddy)) &&
-	       ((flags & PAGE_ORDER_MASK) >> PAGE_ORDER_SHIFT) == order;
+	return order < MAX_ORDER && pfn >= zone->zone_start_pfn &&
+	       idx + (1u << order) <= zone->spanned_pages && !(idx & ((1u << order) - 1)) &&
+	       (flags & PAGE_ZONE_MASK) >> PAGE_ZONE_SHIFT == (uint32_t)zone->zone_idx &&
+	       !(flags & ((1u << PG_buddy) | (1u << PG_lru))) &&
+	       !__atomic_load_n(&page->refcount, __ATOMIC_RELAXED);
 }
 
 void free_one_page_locked(struct zone *zone, uint32_t pfn, unsigned int order)
@@ -86,6 +110,18 @@ void free_one_page_locked(struct zone *zone, uint32_t pfn, unsigned int order)
 	struct page *pages = zone_pages(zone);
 	uint32_t idx = pfn - zone->zone_start_pfn;
 	unsigned int freed_order = order;
+
+	/*
+	 * Order-0 pages come here in batches from the per-CPU lists, checked on their way in
+	 * (free_pages_trusted(), nlru_free_pages()'s claim): the cheap level leaves them be.
+	 */
+	if (!DEBUG_CHECK(order ? 1 : 2, zone->zone_pgdat->log,
+			 block_freeable(zone, &pages[pfn], pfn, order)))
+		log_err(zone->zone_pgdat->log,
+			"zone %d/%d: pfn %u freed at order %u with flags %#x, refcount %d",
+			zone->node, zone->zone_idx, pfn, order, page_flags(&pages[pfn]),
+			__atomic_load_n(&pages[pfn].refcount, __ATOMIC_RELAXED));
+	CHECK_FULL(zone->zone_pgdat->log, witness_holds(LOCK_ZONE));
 
 	while (order < MAX_ORDER - 1) {
 		uint32_t buddy_idx = idx ^ (1u << order);
@@ -116,6 +152,7 @@ int rmqueue_bulk(struct zone *zone, int count, uint32_t *dst)
 	/* Fewer than asked: close the gap so the pages sit at the bottom of the slots. */
 	if (n < count)
 		memmove(dst, dst + count - n, sizeof(*dst) * (size_t)n);
+	CHECK_CHEAP(zone->zone_pgdat->log, zone_page_state(zone, NLRU_NR_FREE_PAGES) >= 0);
 	return n;
 }
 
@@ -202,4 +239,44 @@ int zone_check_free_lists(struct zone *zone, const struct nlru_log *log)
 		return -EIO;
 	}
 	return 0;
+}
+
+int zone_check_all_free(struct zone *zone, const struct nlru_log *log)
+{
+	struct page *pages = zone_pages(zone);
+	uint64_t *seen = calloc((zone->spanned_pages + 63) / 64 + 1, sizeof(*seen));
+	uint32_t covered = 0;
+	int r = 0;
+
+	if (!seen)
+		return -ENOMEM;
+	for (unsigned int order = 0; order < MAX_ORDER && !r; order++) {
+		unsigned long n = 0;
+		uint32_t pfn;
+
+		/* zone_check_free_lists() has seen the lists whole: n only bounds a new loop. */
+		for (pfn = zone->free_area[order].free_list.first;
+		     pfn != PFN_NIL && n++ <= zone->spanned_pages && !r; pfn = pages[pfn].next) {
+			for (uint32_t i = pfn - zone->zone_start_pfn;
+			     i < pfn - zone->zone_start_pfn + (1u << order) && !r; i++) {
+				if (!DEBUG_CHECK(0, log, !(seen[i / 64] & (1ull << (i % 64))))) {
+					log_err(log,
+						"zone %d/%d: pfn %u is in two free blocks (one at "
+						"pfn %u, order %u)",
+						zone->node, zone->zone_idx,
+						zone->zone_start_pfn + i, pfn, order);
+					r = -EIO;
+				}
+				seen[i / 64] |= 1ull << (i % 64);
+				covered++;
+			}
+		}
+	}
+	if (!r && !DEBUG_CHECK(0, log, covered == zone->managed_pages)) {
+		log_err(log, "zone %d/%d: free blocks cover %u of its %u pages, with none in use",
+			zone->node, zone->zone_idx, covered, zone->managed_pages);
+		r = -EIO;
+	}
+	free(seen);
+	return r;
 }

@@ -33,4 +33,10 @@ void zone_free_all(struct zone *zone);
  */
 int zone_check_free_lists(struct zone *zone, const struct nlru_log *log);
 
+/*
+ * Debug, zone locked, with no page of the zone in use (engine destruction): the free blocks
+ * cover every page of the zone, each page once.  Counted and logged as above.  0 or -EIO.
+ */
+int zone_check_all_free(struct zone *zone, const struct nlru_log *log);
+
 #endif /* NODELRU_BUDDY_H */

@@ -42,9 +42,16 @@ void debug_reset_counters(void);
 /* @file as the source tree names it: "src/buddy.c" for the build's "../src/buddy.c". */
 const char *debug_source_path(const char *file);
 
+/* A statement expression, so that an unused result draws no warning at any level. */
 #define DEBUG_CHECK(level, log, expr)                                                              \
-	(!(NLRU_DEBUG >= (level)) || __builtin_expect(!!(expr), 1) ||                              \
-	 (debug_check_failed((log), __FILE__, __LINE__, #expr), false))
+	__extension__({                                                                            \
+		bool debug_ok_ = true;                                                             \
+		if (NLRU_DEBUG >= (level) && __builtin_expect(!(expr), 0)) {                       \
+			debug_check_failed((log), __FILE__, __LINE__, #expr);                      \
+			debug_ok_ = false;                                                         \
+		}                                                                                  \
+		debug_ok_;                                                                         \
+	})
 #define CHECK_CHEAP(log, expr) DEBUG_CHECK(1, log, expr)
 #define CHECK_FULL(log, expr) DEBUG_CHECK(2, log, expr)
 

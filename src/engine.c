@@ -17,6 +17,7 @@
 #include "filemap.h"
 #include "flusher.h"
 #include "kswapd.h"
+#include "lru.h"
 #include "os.h"
 #include "owner.h"
 #include "page_alloc.h"
@@ -350,16 +351,79 @@ static uint64_t pages_in_use(struct nlru_engine *eng)
 	return used;
 }
 
-/* Full debug checks: every free list against its counters before the memory goes away. */
-static void check_all_free_lists(struct nlru_engine *eng)
+/* Node items that count pages in use: none is left once every page is free. */
+static const enum nlru_node_stat_item node_items_in_use[] = {
+	NLRU_NR_INACTIVE_ANON, NLRU_NR_ACTIVE_ANON,   NLRU_NR_INACTIVE_FILE, NLRU_NR_ACTIVE_FILE,
+	NLRU_NR_UNEVICTABLE,   NLRU_NR_ISOLATED_ANON, NLRU_NR_ISOLATED_FILE, NLRU_NR_ANON_MAPPED,
+	NLRU_NR_FILE_PAGES,    NLRU_NR_FILE_DIRTY,    NLRU_NR_WRITEBACK,
+};
+static const enum nlru_zone_stat_item zone_items_in_use[] = {
+	NLRU_NR_ZONE_INACTIVE_ANON, NLRU_NR_ZONE_ACTIVE_ANON,   NLRU_NR_ZONE_INACTIVE_FILE,
+	NLRU_NR_ZONE_ACTIVE_FILE,   NLRU_NR_ZONE_UNEVICTABLE,   NLRU_NR_ZONE_WRITE_PENDING,
+	NLRU_NR_SLAB_RECLAIMABLE,   NLRU_NR_SLAB_UNRECLAIMABLE,
+};
+
+/* Zone mode keeps every node item per zone too: the node's is their sum. */
+static void check_zone_copies(struct nlru_engine *eng, struct pglist_data *pgdat)
+{
+	for (int i = NLRU_NR_ISOLATED_ANON; i < NR_VM_NODE_STAT_ITEMS; i++) {
+		long sum = 0;
+
+		for (int zid = 0; zid < MAX_NR_ZONES; zid++)
+			sum += zone_node_page_state(&pgdat->node_zones[zid], i);
+		if (!CHECK_FULL(&eng->log, sum == node_page_state(pgdat, i)))
+			log_err(&eng->log, "node %d %s: its zones add up to %ld, the node says %ld",
+				pgdat->node_id, nlru_node_stat_name(i), sum,
+				node_page_state(pgdat, i));
+	}
+}
+
+/*
+ * Full debug checks before the memory goes away: every free list against its counters, every
+ * LRU list against its; and when no page is in use (@idle), every page free exactly once and
+ * no count of pages in use left over.
+ */
+static void check_engine(struct nlru_engine *eng, bool idle)
 {
 	struct pglist_data *pgdat;
 	struct zone *zone;
 	int nid;
 
-	for_each_online_pgdat(pgdat, eng, nid)
-		for_each_zone_in_node(zone, pgdat)
-			zone_check_free_lists(zone, &eng->log);
+	for_each_online_pgdat(pgdat, eng, nid) {
+		for_each_zone_in_node(zone, pgdat) {
+			spin_lock(&zone->lock);
+			if (zone_check_free_lists(zone, &eng->log) == 0 && idle)
+				zone_check_all_free(zone, &eng->log);
+			spin_unlock(&zone->lock);
+			if (zone->page_lruvec == &zone->zm->lruvec) {
+				spin_lock(&zone->zm->lruvec.lru_lock);
+				lruvec_check_lists(&zone->zm->lruvec);
+				spin_unlock(&zone->zm->lruvec.lru_lock);
+			}
+			for (size_t i = 0; idle && i < ARRAY_SIZE(zone_items_in_use); i++)
+				if (!CHECK_FULL(&eng->log,
+						!zone_page_state(zone, zone_items_in_use[i])))
+					log_err(&eng->log,
+						"zone %d/%d: %s is %ld with no page in use",
+						zone->node, zone->zone_idx,
+						nlru_zone_stat_name(zone_items_in_use[i]),
+						zone_page_state(zone, zone_items_in_use[i]));
+		}
+		if (pgdat->node_zones[0].page_lruvec == &pgdat->lruvec) {
+			spin_lock(&pgdat->lruvec.lru_lock);
+			lruvec_check_lists(&pgdat->lruvec);
+			spin_unlock(&pgdat->lruvec.lru_lock);
+		} else {
+			check_zone_copies(eng, pgdat);
+		}
+		for (size_t i = 0; idle && i < ARRAY_SIZE(node_items_in_use); i++)
+			if (!CHECK_FULL(&eng->log, !node_page_state(pgdat, node_items_in_use[i])))
+				log_err(&eng->log, "node %d: %s is %ld with no page in use",
+					pgdat->node_id, nlru_node_stat_name(node_items_in_use[i]),
+					node_page_state(pgdat, node_items_in_use[i]));
+		/* Every file is closed: its shadow entries went with its index. */
+		CHECK_FULL(&eng->log, !idle || !atomic_load(&pgdat->nr_shadows));
+	}
 }
 
 int nlru_engine_destroy(struct nlru_engine *eng)
@@ -379,7 +443,7 @@ int nlru_engine_destroy(struct nlru_engine *eng)
 	}
 	used = pages_in_use(eng);
 	if (NLRU_DEBUG >= 2)
-		check_all_free_lists(eng);
+		check_engine(eng, used == 0);
 	if (used) {
 		log_err(&eng->log, "destroy: %llu pages are still allocated; free them first",
 			(unsigned long long)used);

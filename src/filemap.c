@@ -54,6 +54,10 @@ int add_to_page_cache(struct nlru_file *file, struct page *page, uint32_t index,
 	struct pglist_data *pgdat = page_pgdat(eng, page);
 	uint64_t v = pageindex_lookup(&file->idx, index);
 
+	CHECK_FULL(&eng->log, witness_holds(LOCK_FILE));
+	/* A fresh page: the caller's alone, owned by no one yet. */
+	CHECK_CHEAP(&eng->log,
+		    !page->mapping && __atomic_load_n(&page->refcount, __ATOMIC_RELAXED) == 1);
 	*activate = false;
 	if ((v & SLOT_TAG_MASK) == SLOT_PAGE)
 		return 0;
@@ -416,6 +420,9 @@ bool filemap_remove_page(struct nlru_engine *eng, struct page *page)
 	struct pglist_data *pgdat = page_pgdat(eng, page);
 	bool removed = false;
 
+	/* Reclaim found the page by its mapping: the owner must be its file, open. */
+	if (!CHECK_CHEAP(&eng->log, file && file->owner.type == OWNER_FILE))
+		return false;
 	/* Waited for, as 4.8 waits for tree_lock: a trylock would fail for all of a busy file. */
 	spin_lock(&file->lock);
 	/* __remove_mapping(): only the index and reclaim may hold it, and it must be clean. */

@@ -47,6 +47,7 @@ static void account_dirtied(struct nlru_engine *eng, struct page *page, long nr)
 /* Set PG_dirty (set_page_dirty, __mark_inode_dirty for the first); file locked. */
 void set_page_dirty(struct nlru_file *file, struct page *page)
 {
+	CHECK_FULL(&file->eng->log, witness_holds(LOCK_FILE));
 	if (!page_test(page, PG_dirty)) {
 		page_set(page, PG_dirty);
 		account_dirtied(file->eng, page, 1);
@@ -60,6 +61,8 @@ static void clear_page_dirty_for_io(struct nlru_file *file, struct page *page)
 {
 	struct pglist_data *pgdat = page_pgdat(file->eng, page);
 
+	CHECK_CHEAP(&file->eng->log, page_test(page, PG_dirty) && file->nr_dirty > 0);
+	CHECK_FULL(&file->eng->log, witness_holds(LOCK_FILE));
 	page_clear(page, PG_dirty);
 	mod_page_node_state(pgdat, page, NLRU_NR_FILE_DIRTY, -1);
 	if (!--file->nr_dirty)
@@ -73,6 +76,8 @@ static void end_page_writeback(struct nlru_file *file, struct page *page, int er
 {
 	struct pglist_data *pgdat = page_pgdat(file->eng, page);
 
+	CHECK_CHEAP(&file->eng->log, page_test(page, PG_writeback));
+	CHECK_FULL(&file->eng->log, witness_holds(LOCK_FILE));
 	clear_bit_unlock_wake(page, PG_writeback); /* fsync may sleep on it */
 	mod_page_node_state(pgdat, page, NLRU_NR_WRITEBACK, -1);
 	mod_zone_page_state(page_zone(pgdat, page), NLRU_NR_ZONE_WRITE_PENDING, -1);
@@ -423,6 +428,8 @@ int filemap_pageout(struct nlru_engine *eng, struct page *page)
 {
 	struct nlru_file *file = (struct nlru_file *)owner_lookup(eng->owners, page->mapping);
 
+	if (!CHECK_CHEAP(&eng->log, file && file->owner.type == OWNER_FILE))
+		return -EIO;
 	/* pageout(): to the inactive tail when the write ends, unless it ended already. */
 	page_set(page, PG_reclaim);
 	return write_one_page(file, page);

@@ -26,10 +26,30 @@ void update_lru_size(struct lruvec *lruvec, enum lru_list lru, int zid, long nr)
 			    (enum nlru_zone_stat_item)(NLRU_NR_ZONE_INACTIVE_ANON + lru), nr);
 }
 
+/*
+ * A page about to go on @lru of @lruvec: marked PG_lru, of that list by its flags, of that
+ * lruvec by its zone, and on no list now (links cleared, not the list's only page).  Under the
+ * lru_lock, which the witness can tell in full builds.
+ */
+static void check_lru_add(struct lruvec *lruvec, struct page *page, enum lru_list lru)
+{
+	struct pglist_data *pgdat = lruvec->pgdat;
+	uint32_t pfn = page_to_pfn(pgdat, page);
+
+	if (!CHECK_CHEAP(pgdat->log, page_test(page, PG_lru) && page_lru(page) == lru &&
+					     page_lruvec(pgdat, page) == lruvec &&
+					     page->next == PFN_NIL && page->prev == PFN_NIL &&
+					     lruvec->lists[lru].first != pfn))
+		log_err(pgdat->log, "node %d pfn %u (flags %#x) added to LRU list %d",
+			pgdat->node_id, pfn, page_flags(page), (int)lru);
+	CHECK_FULL(pgdat->log, witness_holds(LOCK_LRU));
+}
+
 void __add_page_to_lru_list(struct lruvec *lruvec, struct page *page, enum lru_list lru)
 {
 	struct pglist_data *pgdat = lruvec->pgdat;
 
+	check_lru_add(lruvec, page, lru);
 	update_lru_size(lruvec, lru, (int)page_zonenum(page), 1);
 	pfnlist_add(&lruvec->lists[lru], pgdat->pages, page_to_pfn(pgdat, page));
 }
@@ -38,6 +58,7 @@ void __add_page_to_lru_list_tail(struct lruvec *lruvec, struct page *page, enum 
 {
 	struct pglist_data *pgdat = lruvec->pgdat;
 
+	check_lru_add(lruvec, page, lru);
 	update_lru_size(lruvec, lru, (int)page_zonenum(page), 1);
 	pfnlist_add_tail(&lruvec->lists[lru], pgdat->pages, page_to_pfn(pgdat, page));
 }
@@ -46,6 +67,12 @@ void __del_page_from_lru_list(struct lruvec *lruvec, struct page *page, enum lru
 {
 	struct pglist_data *pgdat = lruvec->pgdat;
 
+	/* Of this list by its flags (PG_lru may be cleared already: isolation) and lruvec. */
+	if (!CHECK_CHEAP(pgdat->log, page_lru(page) == lru && page_lruvec(pgdat, page) == lruvec &&
+					     lruvec_lru_size(lruvec, lru) > 0))
+		log_err(pgdat->log, "node %d pfn %u (flags %#x) taken off LRU list %d",
+			pgdat->node_id, page_to_pfn(pgdat, page), page_flags(page), (int)lru);
+	CHECK_FULL(pgdat->log, witness_holds(LOCK_LRU));
 	pfnlist_del(&lruvec->lists[lru], pgdat->pages, page_to_pfn(pgdat, page));
 	update_lru_size(lruvec, lru, (int)page_zonenum(page), -1);
 }
@@ -192,9 +219,77 @@ int isolate_lru_page(struct nlru_engine *eng, struct page *page)
 
 void lru_release_page(struct nlru_engine *eng, struct page *page)
 {
-	isolate_lru_page(eng, page);
+	/* Reclaim is excluded, so the page is on its list. */
+	CHECK_CHEAP(&eng->log, isolate_lru_page(eng, page) == 0);
 	page->mapping = 0;
 	page->index = 0;
 	__atomic_store_n(&page->refcount, 0, __ATOMIC_RELEASE);
 	free_pages_trusted(eng, page, 0);
+}
+
+/* One page met on @lru of @lruvec: of that list, that lruvec, in use, linked both ways. */
+static bool lru_page_ok(const struct lruvec *lruvec, const struct pfnlist *list, uint32_t pfn,
+			enum lru_list lru)
+{
+	const struct page *pages = lruvec->pgdat->pages, *page = &pages[pfn];
+
+	return pfn < lruvec->pgdat->node_present_pages && page_test(page, PG_lru) &&
+	       !page_test(page, PG_buddy) && page_lru(page) == lru &&
+	       page_lruvec(lruvec->pgdat, page) == lruvec &&
+	       __atomic_load_n(&page->refcount, __ATOMIC_RELAXED) > 0 &&
+	       (page->prev == PFN_NIL ? list->first == pfn : pages[page->prev].next == pfn) &&
+	       (page->next == PFN_NIL ? list->last == pfn : pages[page->next].prev == pfn);
+}
+
+int lruvec_check_lists(struct lruvec *lruvec)
+{
+	struct pglist_data *pgdat = lruvec->pgdat;
+	const struct nlru_log *log = pgdat->log;
+
+	for (int lru = 0; lru < NR_LRU_LISTS; lru++) {
+		const struct pfnlist *list = &lruvec->lists[lru];
+		long per_zone[MAX_NR_ZONES] = {0}, total = 0;
+		uint32_t pfn;
+
+		/* Bounded: a list that loops back on itself would otherwise never end. */
+		for (pfn = list->first; pfn != PFN_NIL && total <= pgdat->node_present_pages;
+		     pfn = pgdat->pages[pfn].next) {
+			if (!DEBUG_CHECK(0, log,
+					 lru_page_ok(lruvec, list, pfn, (enum lru_list)lru))) {
+				log_err(log,
+					"node %d pfn %u (flags %#x) on LRU list %d is not its page",
+					pgdat->node_id, pfn,
+					pfn < pgdat->node_present_pages
+						? page_flags(&pgdat->pages[pfn])
+						: 0,
+					lru);
+				return -EIO;
+			}
+			per_zone[page_zonenum(&pgdat->pages[pfn])]++;
+			total++;
+		}
+		if (!DEBUG_CHECK(0, log, pfn == PFN_NIL) ||
+		    !DEBUG_CHECK(0, log,
+				 (long)lruvec_lru_size(lruvec, (enum lru_list)lru) == total)) {
+			log_err(log, "node %d LRU list %d holds %ld%s pages, its counter says %lu",
+				pgdat->node_id, lru, total, pfn == PFN_NIL ? "" : "+",
+				lruvec_lru_size(lruvec, (enum lru_list)lru));
+			return -EIO;
+		}
+		for (int zid = 0; zid < MAX_NR_ZONES; zid++) {
+			if (lruvec->zone && zid != lruvec->zone->zone_idx)
+				continue;
+			if (!DEBUG_CHECK(0, log,
+					 (long)zone_lru_size(pgdat, zid, (enum lru_list)lru) ==
+						 per_zone[zid])) {
+				log_err(log,
+					"node %d zone %d LRU list %d holds %ld pages, its counter "
+					"says %lu",
+					pgdat->node_id, zid, lru, per_zone[zid],
+					zone_lru_size(pgdat, zid, (enum lru_list)lru));
+				return -EIO;
+			}
+		}
+	}
+	return 0;
 }

@@ -95,4 +95,12 @@ int isolate_lru_page(struct nlru_engine *eng, struct page *page);
  */
 void lru_release_page(struct nlru_engine *eng, struct page *page);
 
+/*
+ * Debug, lru_lock held: walk every list of @lruvec.  Each page is marked PG_lru, belongs on
+ * that list and that lruvec by its flags and zone, is in use and linked both ways; each
+ * list's length is its node (or zone) counter and its pages of each zone the zone counters.
+ * A failure is a counted debug check (debug.h), logged.  0 or -EIO.
+ */
+int lruvec_check_lists(struct lruvec *lruvec);
+
 #endif /* NODELRU_LRU_H */

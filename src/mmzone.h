@@ -29,6 +29,13 @@
 #define NR_VM_NODE_STAT_ITEMS NLRU_NR_VM_NODE_STAT_ITEMS
 #define NR_VM_EVENT_ITEMS NLRU_NR_VM_EVENT_ITEMS
 
+STATIC_ASSERT(MAX_ORDER - 1 <= (int)(PAGE_ORDER_MASK >> PAGE_ORDER_SHIFT),
+	      "page->flags holds every order");
+STATIC_ASSERT(MAX_NR_ZONES - 1 <= (int)(PAGE_ZONE_MASK >> PAGE_ZONE_SHIFT),
+	      "page->flags holds every zone index");
+STATIC_ASSERT(MAX_NUMNODES - 1 <= (int)(PAGE_NODE_MASK >> PAGE_NODE_SHIFT),
+	      "page->flags holds every node id");
+
 enum zone_type {
 	ZONE_DMA = NLRU_ZONE_DMA,
 	ZONE_DMA32 = NLRU_ZONE_DMA32,

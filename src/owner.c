@@ -12,6 +12,7 @@ int owner_table_init(struct owner_table *table, const struct nlru_log *log)
 	int r;
 
 	memset(table, 0, sizeof(*table));
+	table->log = log;
 	/* Writers first: a destroy must not starve behind back-to-back reclaim passes. */
 	pthread_rwlockattr_init(&attr);
 	pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);

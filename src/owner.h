@@ -26,6 +26,7 @@ struct owner_table {
 	struct rwlock lock;
 	struct owner_head **owners;
 	uint32_t capacity;
+	const struct nlru_log *log; /* the engine's, for debug checks */
 };
 
 /* An empty table whose lock reports to @log (debug builds).  0 or -errno. */
@@ -49,6 +50,7 @@ void owner_unregister(struct owner_table *table, uint32_t id);
 /* The owner of @id; the caller holds the lock (read or write). */
 static inline struct owner_head *owner_lookup(const struct owner_table *table, uint32_t id)
 {
+	CHECK_FULL(table->log, witness_holds(LOCK_OWNERS));
 	return id < table->capacity ? table->owners[id] : NULL;
 }
 

@@ -18,6 +18,7 @@
 #define NODELRU_PAGE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "debug.h"
@@ -66,6 +67,15 @@ struct page {
 };
 
 STATIC_ASSERT(sizeof(struct page) == 32, "struct page must stay 32 bytes");
+/* The layout docs/design.md gives, which the flags' bit helpers and the lists rely on. */
+STATIC_ASSERT(offsetof(struct page, flags) == 0 && offsetof(struct page, refcount) == 4 &&
+		      offsetof(struct page, next) == 8 && offsetof(struct page, prev) == 12 &&
+		      offsetof(struct page, private) == 16 &&
+		      offsetof(struct page, mapping) == 24 && offsetof(struct page, index) == 28,
+	      "struct page's fields are where docs/design.md says");
+STATIC_ASSERT((PAGE_NODE_MASK & PAGE_ORDER_MASK) == 0 && (PAGE_ORDER_MASK & PAGE_ZONE_MASK) == 0 &&
+		      (PAGE_NODE_MASK & PAGE_ZONE_MASK) == 0,
+	      "the node, order and zone fields of page->flags do not overlap");
 
 static inline bool page_test(const struct page *page, enum pageflags bit)
 {

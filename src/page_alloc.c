@@ -53,6 +53,27 @@ static inline int ac_classzone_idx(const struct alloc_context *ac)
 #define __hot_inline inline __attribute__((always_inline))
 #define __cold_noinline __attribute__((noinline, cold))
 
+/* A free page of @zone: unused, on no LRU list, no longer marked as a free block's head. */
+static bool page_free_in(const struct zone *zone, const struct page *page)
+{
+	uint32_t flags = page_flags(page);
+
+	return !__atomic_load_n(&page->refcount, __ATOMIC_RELAXED) && !page->mapping &&
+	       !page->index && !page->private &&
+	       !(flags &
+		 ((1u << PG_buddy) | (1u << PG_lru) | (1u << PG_locked) | (1u << PG_writeback))) &&
+	       (flags & PAGE_ZONE_MASK) >> PAGE_ZONE_SHIFT == (uint32_t)zone->zone_idx &&
+	       (int)((flags & PAGE_NODE_MASK) >> PAGE_NODE_SHIFT) == zone->node &&
+	       (uint32_t)(page - zone->zone_pgdat->pages) - zone->zone_start_pfn <
+		       zone->spanned_pages;
+}
+
+/* What a per-CPU list's pfns array holds at most (zone_pcp_init() sizes it one more). */
+static inline int pcp_capacity(const struct per_cpu_pages *pcp)
+{
+	return MAX(pcp->high, pcp->batch);
+}
+
 /*
  * Fresh block of @zone: no page flag left from its last owner, its order recorded, counted as
  * allocated.  The owner fields are already clear: every owner clears private, mapping and
@@ -61,6 +82,7 @@ static inline int ac_classzone_idx(const struct alloc_context *ac)
 static __hot_inline void prep_new_page(const struct zone *zone, struct page *page,
 				       unsigned int order)
 {
+	CHECK_FULL(zone->zone_pgdat->log, page_free_in(zone, page));
 	set_page_flags(page, ((uint32_t)zone->node << PAGE_NODE_SHIFT) |
 				     ((uint32_t)zone->zone_idx << PAGE_ZONE_SHIFT) |
 				     (order << PAGE_ORDER_SHIFT));
@@ -106,6 +128,7 @@ static __cold_noinline bool rmqueue_pcplist_slow(struct nlru_engine *eng, struct
 		spin_unlock(&zone->lock);
 		pcp_stat_add(pcp, PCP_REFILLED, count);
 	}
+	CHECK_CHEAP(&eng->log, count <= pcp_capacity(pcp));
 	if (count)
 		*pfn = pcp->pfns[count - 1];
 	pcp_set_count(pcp, count ? count - 1 : 0, count ? 1 : 0);
@@ -392,6 +415,8 @@ static __hot_inline struct page *__alloc_pages_node(struct nlru_engine *eng, uns
 	};
 	struct page *page = NULL;
 
+	/* Reclaim takes the owner table's lock first: none that comes after it may be held. */
+	CHECK_FULL(&eng->log, !gfpflags_allow_blocking(gfp) || witness_may_take(LOCK_OWNERS));
 	ac.preferred_zoneref = first_zones_zonelist(ac.zonelist, ac.high_zoneidx);
 	if (likely(ac.preferred_zoneref->zone)) {
 		/* Only the fast path is fair (4.7); the slow path's flags never carry ALLOC_FAIR.
@@ -444,6 +469,8 @@ static __cold_noinline void free_pcp_page_slow(struct nlru_engine *eng, struct z
 	struct per_cpu_pages *pcp = pcp_lock_local(eng, zone, &cpu);
 	int count = pcp_count(pcp);
 
+	/* The array has room for one more than that: the page pushed here. */
+	CHECK_CHEAP(&eng->log, count <= pcp_capacity(pcp));
 	pcp->pfns[count++] = pfn;
 	pcp_set_count(pcp, count, 0);
 	if (count >= pcp->high)
@@ -515,11 +542,27 @@ void free_pages_trusted(struct nlru_engine *eng, struct page *page, unsigned int
 	__free_pages(eng, pgdat, page_to_pfn(pgdat, page), order, flags);
 }
 
+/* Full debug checks: every page a per-CPU list holds is a free page of its zone.  pcp locked. */
+static void check_pcp_pages(struct nlru_engine *eng, struct zone *zone,
+			    const struct per_cpu_pages *pcp, int count)
+{
+	for (int i = 0; i < count; i++)
+		if (!CHECK_FULL(&eng->log,
+				pcp->pfns[i] - zone->zone_start_pfn < zone->spanned_pages &&
+					page_free_in(zone, &zone->zone_pgdat->pages[pcp->pfns[i]])))
+			log_err(&eng->log,
+				"zone %d/%d: per-CPU slot %d holds pfn %u, not a free page",
+				zone->node, zone->zone_idx, i, pcp->pfns[i]);
+}
+
 static void drain_pcp(struct nlru_engine *eng, struct zone *zone, int cpu)
 {
 	struct per_cpu_pages *pcp = pcp_lock_cpu(eng, zone, cpu);
 	int count = pcp_count(pcp);
 
+	CHECK_CHEAP(&eng->log, count <= pcp_capacity(pcp));
+	if (NLRU_DEBUG >= 2)
+		check_pcp_pages(eng, zone, pcp, count);
 	if (count)
 		free_pcp_batch(zone, pcp, count, count);
 	pcp_unlock(eng, pcp);
@@ -539,6 +582,11 @@ void drain_all_pages(struct nlru_engine *eng)
 			/* Only a list that frees pages resets the scan count (free_pcp_batch). */
 			for (int cpu = 0; cpu < eng->nr_cpus; cpu++)
 				drain_pcp(eng, zone, cpu);
+			if (NLRU_DEBUG >= 2) {
+				spin_lock(&zone->lock);
+				zone_check_free_lists(zone, &eng->log);
+				spin_unlock(&zone->lock);
+			}
 		}
 	}
 }

@@ -33,6 +33,7 @@ struct swap_device {
 	struct fault_injection inject;               /* test hook */
 	void (*read_hook)(void *arg, uint32_t slot); /* test hook: a page was read from @slot */
 	void *read_hook_arg;
+	const struct nlru_log *log; /* the engine's, for debug checks */
 	/* Write errors reported, Linux's printk_ratelimited() (its defaults: 10 every 5 s). */
 	struct mutex err_lock;
 	uint64_t err_window_ns;
@@ -96,6 +97,7 @@ int swap_open(struct nlru_engine *eng, const char *path, uint64_t pages, struct 
 	if (!swap)
 		return -ENOMEM;
 	swap->nr_slots = (uint32_t)pages;
+	swap->log = &eng->log;
 	mutex_init(&swap->err_lock, LOCK_SWAP_ERRORS, &eng->log);
 	swap->map = calloc((pages + 63) / 64 + 1, sizeof(uint64_t));
 	r = swap->map ? open_swap_file(path, &eng->log, &swap->fd) : -ENOMEM;
@@ -173,6 +175,12 @@ int swap_slot_alloc(struct swap_device *swap, uint32_t *slot)
 void swap_slot_free(struct swap_device *swap, uint32_t slot)
 {
 	spin_lock(&swap->lock);
+	/* A slot given back twice would be handed to two pages. */
+	if (!CHECK_CHEAP(swap->log,
+			 slot < swap->nr_slots && (swap->map[slot / 64] & (1ull << (slot % 64))))) {
+		spin_unlock(&swap->lock);
+		return;
+	}
 	swap->map[slot / 64] &= ~(1ull << (slot % 64));
 	spin_unlock(&swap->lock);
 	atomic_fetch_add_explicit(&swap->nr_free, 1, memory_order_relaxed);

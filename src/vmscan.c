@@ -186,6 +186,12 @@ static unsigned long isolate_lru_pages(struct nlru_engine *eng, struct lruvec *l
 		uint32_t pfn = pfnlist_pop_tail(src, pages);
 		int zid = (int)page_zonenum(&pages[pfn]);
 
+		if (!CHECK_CHEAP(lruvec->pgdat->log,
+				 page_test(&pages[pfn], PG_lru) && page_lru(&pages[pfn]) == lru))
+			log_err(lruvec->pgdat->log,
+				"node %d pfn %u (flags %#x) found on LRU list %d",
+				lruvec->pgdat->node_id, pfn, page_flags(&pages[pfn]), (int)lru);
+
 		if (zid > sc->reclaim_idx) {
 			pfnlist_add(&skipped, pages, pfn);
 			nr_skipped[zid]++;
@@ -762,6 +768,12 @@ static bool shrink_lruvec_and_slab(struct nlru_engine *eng, struct lruvec *lruve
 	rwlock_rdlock(&eng->owners->lock);
 	lru_pages = shrink_lruvec(eng, lruvec, sc);
 	rwlock_unlock(&eng->owners->lock);
+	/* Full debug checks: after each pass, the lists still agree with their counters. */
+	if (NLRU_DEBUG >= 2) {
+		spin_lock(&lruvec->lru_lock);
+		lruvec_check_lists(lruvec);
+		spin_unlock(&lruvec->lru_lock);
+	}
 	if (with_slab) {
 		/* Caches off the LRU give back in proportion to what this pass scanned of it. */
 		current_reclaim_state = &reclaim_state;
