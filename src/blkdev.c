@@ -26,6 +26,7 @@
 #include "blkdev.h"
 #include "debug.h"
 #include "log.h"
+#include "mutex.h"
 
 /* The deadline scheduler's defaults (block/deadline-iosched.c). */
 #define FIFO_BATCH 16
@@ -57,7 +58,7 @@ struct blkdev {
 	uint64_t (*clock)(void *arg); /* NULL: CLOCK_MONOTONIC */
 	void *clock_arg;
 	const struct nlru_log *log;
-	pthread_mutex_t lock;
+	struct mutex lock;
 	pthread_cond_t work;     /* the completion thread: something queued, or stop */
 	pthread_cond_t freed;    /* a request was freed: waiting submitters, congestion waiters */
 	struct rq_fifo queue[2]; /* waiting for dispatch, by direction, oldest first */
@@ -296,9 +297,9 @@ void submit_bio(struct blkdev *dev, struct bio *bio)
 		submit_now(bio);
 		return;
 	}
-	pthread_mutex_lock(&dev->lock);
+	mutex_lock(&dev->lock);
 	if (try_merge(dev, bio)) {
-		pthread_mutex_unlock(&dev->lock);
+		mutex_unlock(&dev->lock);
 		return;
 	}
 	class = bio->sync || !bio->write ? CLASS_SYNC : CLASS_ASYNC;
@@ -306,11 +307,11 @@ void submit_bio(struct blkdev *dev, struct bio *bio)
 	if (dev->count[class] >= dev->p.nr_requests) {
 		dev->stats.submit_waits++;
 		while (dev->count[class] >= dev->p.nr_requests && !dev->stop)
-			pthread_cond_wait(&dev->freed, &dev->lock);
+			pthread_cond_wait(&dev->freed, &dev->lock.mutex);
 	}
 	rq = new_request(bio, dev_now(dev));
 	if (!rq) {
-		pthread_mutex_unlock(&dev->lock);
+		mutex_unlock(&dev->lock);
 		submit_now(bio);
 		return;
 	}
@@ -320,7 +321,7 @@ void submit_bio(struct blkdev *dev, struct bio *bio)
 		atomic_store(&dev->write_congested, true);
 	fifo_push(&dev->queue[rq->write ? DIR_WRITE : DIR_READ], rq);
 	pthread_cond_signal(&dev->work);
-	pthread_mutex_unlock(&dev->lock);
+	mutex_unlock(&dev->lock);
 }
 
 struct bio_wait {
@@ -422,29 +423,29 @@ static void wait_until(struct blkdev *dev, uint64_t when, uint64_t now)
 	struct timespec ts;
 
 	if (when == UINT64_MAX) {
-		pthread_cond_wait(&dev->work, &dev->lock);
+		pthread_cond_wait(&dev->work, &dev->lock.mutex);
 		return;
 	}
 	/* The engine's default clock is CLOCK_MONOTONIC, which the condition variable uses. */
 	ts = ns_to_timespec(dev->clock ? monotonic_ns() + MIN(when - now, VIRTUAL_CLOCK_POLL_NS)
 				       : when);
-	pthread_cond_timedwait(&dev->work, &dev->lock, &ts);
+	pthread_cond_timedwait(&dev->work, &dev->lock.mutex, &ts);
 }
 
 static void *blkdev_thread(void *arg)
 {
 	struct blkdev *dev = arg;
 
-	pthread_mutex_lock(&dev->lock);
+	mutex_lock(&dev->lock);
 	for (;;) {
 		uint64_t now = dev_now(dev), next = UINT64_MAX;
 		struct blk_request *rq = dev->inflight.head;
 
 		if (rq && (rq->done_ns <= now || dev->stop)) {
 			fifo_pop(&dev->inflight);
-			pthread_mutex_unlock(&dev->lock);
+			mutex_unlock(&dev->lock);
 			end_bios(rq->first);
-			pthread_mutex_lock(&dev->lock);
+			mutex_lock(&dev->lock);
 			free_request(dev, rq, now);
 			continue;
 		}
@@ -452,9 +453,9 @@ static void *blkdev_thread(void *arg)
 			rq = pick_request(dev);
 			if (rq) {
 				dispatch(dev, rq);
-				pthread_mutex_unlock(&dev->lock);
+				mutex_unlock(&dev->lock);
 				request_io(rq);
-				pthread_mutex_lock(&dev->lock);
+				mutex_lock(&dev->lock);
 				continue;
 			}
 		}
@@ -466,7 +467,7 @@ static void *blkdev_thread(void *arg)
 			next = MIN(next, dev->busy_until);
 		wait_until(dev, next, now);
 	}
-	pthread_mutex_unlock(&dev->lock);
+	mutex_unlock(&dev->lock);
 	return NULL;
 }
 
@@ -501,7 +502,7 @@ int blkdev_create(const struct blkdev_params *params, uint64_t (*clock)(void *ar
 	dev->clock_arg = clock_arg;
 	dev->log = log;
 	set_congestion_marks(dev);
-	pthread_mutex_init(&dev->lock, NULL);
+	mutex_init(&dev->lock, LOCK_BLKDEV, log);
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 	pthread_cond_init(&dev->work, &attr);
@@ -513,7 +514,7 @@ int blkdev_create(const struct blkdev_params *params, uint64_t (*clock)(void *ar
 		log_err(log, "block device: cannot start its thread: %s", strerror(r));
 		pthread_cond_destroy(&dev->work);
 		pthread_cond_destroy(&dev->freed);
-		pthread_mutex_destroy(&dev->lock);
+		mutex_destroy(&dev->lock);
 		free(dev);
 		return -r;
 	}
@@ -526,15 +527,15 @@ void blkdev_destroy(struct blkdev *dev)
 {
 	if (!dev)
 		return;
-	pthread_mutex_lock(&dev->lock);
+	mutex_lock(&dev->lock);
 	dev->stop = true;
 	pthread_cond_broadcast(&dev->work);
 	pthread_cond_broadcast(&dev->freed);
-	pthread_mutex_unlock(&dev->lock);
+	mutex_unlock(&dev->lock);
 	pthread_join(dev->thread, NULL);
 	pthread_cond_destroy(&dev->work);
 	pthread_cond_destroy(&dev->freed);
-	pthread_mutex_destroy(&dev->lock);
+	mutex_destroy(&dev->lock);
 	free(dev);
 }
 
@@ -549,23 +550,23 @@ bool blkdev_congestion_wait(struct blkdev *dev, uint64_t timeout_ns)
 	uint64_t seq;
 	bool woken;
 
-	pthread_mutex_lock(&dev->lock);
+	mutex_lock(&dev->lock);
 	seq = dev->freed_seq;
 	while (dev->freed_seq == seq && !dev->stop)
-		if (pthread_cond_timedwait(&dev->freed, &dev->lock, &deadline) == ETIMEDOUT)
+		if (pthread_cond_timedwait(&dev->freed, &dev->lock.mutex, &deadline) == ETIMEDOUT)
 			break;
 	woken = dev->freed_seq != seq;
-	pthread_mutex_unlock(&dev->lock);
+	mutex_unlock(&dev->lock);
 	return woken;
 }
 
 void blkdev_read_stats(struct blkdev *dev, struct blkdev_stats *stats)
 {
-	pthread_mutex_lock(&dev->lock);
+	mutex_lock(&dev->lock);
 	account(dev, dev_now(dev));
 	*stats = dev->stats;
 	stats->in_flight = dev->count[CLASS_ASYNC] + dev->count[CLASS_SYNC];
-	pthread_mutex_unlock(&dev->lock);
+	mutex_unlock(&dev->lock);
 }
 
 void blkdev_print_diskstats(struct blkdev *dev, const char *name, FILE *out)

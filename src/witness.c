@@ -29,6 +29,7 @@ static const struct {
 	[LOCK_KSWAPD] = {"kswapd_state.lock", 11},
 	[LOCK_FLUSHER] = {"flusher.lock", 11},
 	[LOCK_SWAP_ERRORS] = {"swap_device.err_lock", 11},
+	[LOCK_BLKDEV] = {"blkdev.lock", 11},
 };
 
 STATIC_ASSERT(NR_LOCK_CLASSES <= 32, "reported pairs are a 32-bit mask per class");

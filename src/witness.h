@@ -45,6 +45,7 @@ enum lock_class {
 	LOCK_KSWAPD,          /* kswapd_state.lock (a leaf) */
 	LOCK_FLUSHER,         /* flusher.lock (a leaf) */
 	LOCK_SWAP_ERRORS,     /* swap_device.err_lock (a leaf) */
+	LOCK_BLKDEV,          /* blkdev.lock: the block device model's queues (a leaf) */
 	NR_LOCK_CLASSES
 };
 
