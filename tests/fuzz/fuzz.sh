@@ -5,7 +5,7 @@
 #
 # Builds tests/fuzz/fuzz_parse.c and the tool's library sources with
 # clang -fsanitize=fuzzer,address,undefined into $FUZZ_BUILD_DIR (default: a new folder under
-# /tmp), seeds the corpus with tests/tool/data, and runs until the time is up.  Exit 0 when
+# /tmp), seeds the corpus with the files of tests/tool/data (the real dumps included), and runs until the time is up.  Exit 0 when
 # nothing crashed and no sanitizer complained; otherwise libFuzzer's non-zero status, with the
 # crashing input saved in the build folder.  Needs the Debian packages clang and
 # libclang-rt-14-dev (scripts/ensure-deps.sh installs them).
@@ -49,7 +49,7 @@ done
 	-I"$root/include" -I"$root/tools/vmstat" \
 	"$root/tests/fuzz/fuzz_parse.c" $srcs -lm -o "$out/fuzz_parse"
 
-cp "$root"/tests/tool/data/* "$out/corpus/"
+find "$root/tests/tool/data" -type f -exec cp {} "$out/corpus/" \;
 echo "fuzz.sh: fuzzing for $secs s in $out" >&2
 "$out/fuzz_parse" -max_total_time="$secs" -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
 	-artifact_prefix="$out/" -print_final_stats=1 "$out/corpus"
