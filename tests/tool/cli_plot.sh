@@ -46,6 +46,41 @@ NLRU_GNUPLOT="$tmp/fake-gnuplot" "$bin" plot stutter "$tmp/results" --csv -o "$t
 ! grep -v '^[^,]*,[^,]*,[^,]*$' "$tmp/sc.out" || fail "stutter --csv stdout holds other lines"
 echo "ok: stutter --json and --csv keep stdout to the document"
 
+# A results folder with two modes (as a benchmark writes it: one folder per column), a
+# pagealloc table and a vmstat summary: every column on the same axes.
+mkdir -p "$tmp/run/4.7-zone" "$tmp/run/4.8-node"
+printf '1000 250000\n1 7000000\n' >"$tmp/run/4.7-zone/mmap-latency.log"
+printf '1000 200000\n1 9000000\n' >"$tmp/run/4.8-node/mmap-latency.log"
+{
+	echo "stat,op,column,value,percent"
+	for col in 4.7-zone 4.8-node ref-mmap; do
+		for b in 1 2 4; do
+			echo "Amean,total-odr0-$b,$col,$((b * 100)).0000,0.00"
+			echo "Amean,total-odr1-$b,$col,$((b * 150)).0000,0.00"
+			echo "Min,total-odr1-$b,$col,1.0000,0.00"
+		done
+	done
+} >"$tmp/run/pagealloc-cycles.csv"
+printf 'row,4.7-zone,4.8-node\nAllocation stalls,10,20\nKswapd efficiency,100,100\n' \
+	>"$tmp/run/vmstat-summary.csv"
+NLRU_GNUPLOT="$tmp/fake-gnuplot" "$bin" plot stutter "$tmp/run" -o "$tmp/ov" >"$tmp/ov.out" ||
+	fail "plot stutter of a results folder"
+grep -q '^ *4.7-zone *4.8-node$' "$tmp/ov.out" && grep -q '^Max         mmap      7.0000      9.0000$' "$tmp/ov.out" ||
+	fail "overlay statistics: $(cat "$tmp/ov.out")"
+[ "$(grep -c "index [01] using 1:2 with steps" "$tmp/ov.gp")" -eq 4 ] ||
+	fail "the overlay script does not draw both modes (PNG and SVG): $(cat "$tmp/ov.gp")"
+NLRU_GNUPLOT="$tmp/fake-gnuplot" "$bin" plot results "$tmp/run" -o "$tmp/all" >"$tmp/all.out" ||
+	fail "plot results"
+for chart in stutter pagealloc-order0 pagealloc-order1 summary; do
+	[ -s "$tmp/all-$chart.dat" ] && [ -s "$tmp/all-$chart.gp" ] || fail "plot results: no $chart"
+	grep -q "all-$chart.png" "$tmp/all.out" || fail "plot results: $chart not listed"
+done
+grep -q '^4 400.0000 400.0000 400.0000$' "$tmp/all-pagealloc-order0.dat" ||
+	fail "pagealloc data: $(cat "$tmp/all-pagealloc-order0.dat")"
+grep -q '^"Allocation stalls" 10 20$' "$tmp/all-summary.dat" && ! grep -q efficiency "$tmp/all-summary.dat" ||
+	fail "summary bars: $(cat "$tmp/all-summary.dat")"
+echo "ok: a results folder's columns on the same axes"
+
 command -v gnuplot >/dev/null 2>&1 || { echo "gnuplot not installed: skipping the drawing"; exit 77; }
 "$bin" plot counters "$tmp/rec2.csv" -o "$tmp/counters" >"$tmp/out" || fail "plot counters"
 for ext in png svg; do
@@ -57,3 +92,8 @@ echo "ok: counters chart"
 "$bin" plot stutter "$tmp/results" -o "$tmp/stutter" >/dev/null || fail "plot stutter"
 [ -s "$tmp/stutter.png" ] && [ -s "$tmp/stutter.svg" ] || fail "no stutter charts"
 echo "ok: stutter chart"
+"$bin" plot results "$tmp/run" -o "$tmp/drawn" >/dev/null || fail "plot results, drawn"
+for chart in stutter pagealloc-order0 pagealloc-order1 summary; do
+	[ -s "$tmp/drawn-$chart.png" ] && [ -s "$tmp/drawn-$chart.svg" ] || fail "no $chart chart"
+done
+echo "ok: results charts"

@@ -1,10 +1,12 @@
 /*
- * cmd_plot - `plot counters RECORDING ...` and `plot stutter RESULTS_DIR ...`.  The data file
+ * cmd_plot - `plot counters RECORDING ...` and `plot stutter|pagealloc|summary|results
+ * RESULTS_DIR ...`.  The data file
  * and gnuplot script are always written; gnuplot is then run unless --no-run, and its absence
  * is an error of its own (exit 3) with the command to run later.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,7 +70,9 @@ static int parse_args(int argc, char **argv, struct plot_args *a)
 	if (!a->img)
 		a->img = PLOT_BOTH;
 	if (argc - optind != 2)
-		return cli_error("plot: expected 'counters RECORDING' or 'stutter RESULTS_DIR'");
+		return cli_error(
+			"plot: expected 'counters RECORDING' or 'stutter|pagealloc|summary|"
+			"results RESULTS_DIR'");
 	return 0;
 }
 
@@ -137,18 +141,102 @@ static int plot_counters(const struct plot_args *a, const char *rec_path)
 	return err ? EXIT_INPUT : draw(a, prefix);
 }
 
+/* The latency statistics of several columns side by side: mmtests' rows, one column each. */
+static void print_stats_columns(const struct plot_series *ser, const struct stutter_stats *st,
+				int n, enum out_fmt fmt)
+{
+	if (fmt == OUT_JSON) {
+		fputs("{\"unit\":\"ms\",\"columns\":[", stdout);
+		for (int c = 0; c < n; c++) {
+			fputs(c ? ",{\"name\":" : "{\"name\":", stdout);
+			out_json_str(stdout, ser[c].name);
+			printf(",\"samples\":%llu,\"rows\":{", (unsigned long long)st[c].n);
+			for (int i = 0; i < NR_STUTTER_STATS; i++) {
+				printf("%s\"%s\":", i ? "," : "", stutter_stat_names[i]);
+				out_json_num(stdout, st[c].ms[i]);
+			}
+			fputs("}}", stdout);
+		}
+		fputs("]}\n", stdout);
+		return;
+	}
+	if (fmt == OUT_CSV) {
+		fputs("row,op", stdout);
+		for (int c = 0; c < n; c++) {
+			fputc(',', stdout);
+			out_csv_str(stdout, ser[c].name);
+		}
+		fputc('\n', stdout);
+	} else {
+		printf("%-16s", "");
+		for (int c = 0; c < n; c++)
+			printf("%12s", ser[c].name);
+		fputc('\n', stdout);
+	}
+	for (int i = 0; i < NR_STUTTER_STATS; i++) {
+		printf(fmt == OUT_CSV ? "%s,mmap" : "%-11s mmap", stutter_stat_names[i]);
+		for (int c = 0; c < n; c++)
+			printf(fmt == OUT_CSV ? ",%.4f" : "%12.4f", st[c].ms[i]);
+		fputc('\n', stdout);
+	}
+}
+
+/* Every column of a results folder on one chart; @quiet: no statistics on stdout. */
+static int plot_stutter_columns(const struct plot_args *a, const struct plot_column *cols, int n,
+				const char *prefix, int quiet)
+{
+	struct plot_series *ser = calloc((size_t)n, sizeof(*ser));
+	struct stutter_stats *st = calloc((size_t)n, sizeof(*st));
+	char used[PLOT_PATH_MAX];
+	int err = ser && st ? 0 : -ENOMEM, rc = EXIT_OK;
+
+	for (int c = 0; !err && c < n; c++) {
+		snprintf(ser[c].name, sizeof(ser[c].name), "%s", cols[c].name);
+		for (int i = 0; i < NR_STUTTER_STATS; i++)
+			st[c].ms[i] = NAN;
+		err = stutter_load_dir(&ser[c].s, cols[c].dir, &cli_diag, used, sizeof(used));
+		if (err == -EBADMSG) { /* a column without samples is drawn empty, its rows NaN */
+			fprintf(stderr, "nlru-vmstat: %s: no latency sample\n", used);
+			err = 0;
+		}
+		if (!err && ser[c].s.total)
+			stutter_stats(&ser[c].s, &st[c]);
+	}
+	if (err)
+		rc = cli_error("%s: %s", used, input_strerror(err));
+	else if (!quiet)
+		print_stats_columns(ser, st, n, a->fmt);
+	if (!rc && (err = plot_stutter_overlay_write(ser, n, prefix, (enum plot_fmt)a->img)))
+		rc = cli_error("%s: %s", prefix, input_strerror(err));
+	for (int c = 0; ser && c < n; c++)
+		stutter_fini(&ser[c].s);
+	free(ser);
+	free(st);
+	return rc ? EXIT_INPUT : draw(a, prefix);
+}
+
+static const char *const latency_files[] = {STUTTER_FILE, STUTTER_MMTESTS_FILE, NULL};
+
+/*
+ * A folder holding a latency log: its one distribution.  A results folder: every column it
+ * holds (each mode's folder, or each under stutter/ in ./run.sh's folder) on the same axes.
+ */
 static int plot_stutter(const struct plot_args *a, const char *dir)
 {
+	struct plot_column cols[PLOT_MAX_SERIES];
 	struct stutter_samples s;
 	struct stutter_stats st;
 	char used[4096], prefix[4096];
-	int err;
+	int n = plot_find_columns(dir, "stutter", latency_files, cols), err;
 
+	snprintf(prefix, sizeof(prefix), "%s", a->prefix ? a->prefix : "nlru-stutter");
+	if (n > 0 && strcmp(cols[0].dir, dir) != 0)
+		return plot_stutter_columns(a, cols, n, prefix, 0);
 	memset(&s, 0, sizeof(s));
 	err = stutter_load_dir(&s, dir, &cli_diag, used, sizeof(used));
 	if (err == -ENOENT)
-		err = cli_error("%s: neither %s nor %s found", dir, STUTTER_FILE,
-				STUTTER_MMTESTS_FILE);
+		err = cli_error("%s: neither %s nor %s found, here or in a column's folder", dir,
+				STUTTER_FILE, STUTTER_MMTESTS_FILE);
 	else if (err == -EBADMSG)
 		err = cli_error("%s: no latency sample", used);
 	else if (err)
@@ -159,12 +247,110 @@ static int plot_stutter(const struct plot_args *a, const char *dir)
 	}
 	stutter_stats(&s, &st);
 	stutter_print(&st, a->fmt, stdout);
-	snprintf(prefix, sizeof(prefix), "%s", a->prefix ? a->prefix : "nlru-stutter");
 	err = plot_stutter_write(&s, prefix, (enum plot_fmt)a->img);
 	stutter_fini(&s);
 	if (err)
 		return cli_error("%s: %s", prefix, input_strerror(err));
 	return draw(a, prefix);
+}
+
+/* The worse of two exit statuses: an input error over a gnuplot one over success. */
+static int worse(int rc, int r)
+{
+	return rc == EXIT_INPUT || r == EXIT_INPUT ? EXIT_INPUT : rc ? rc : r;
+}
+
+/* One chart per order: cycles per page against the batch, every column a line. */
+static int plot_pagealloc(const struct plot_args *a, const char *dir, const char *prefix)
+{
+	struct plot_pagealloc *pa = malloc(sizeof(*pa));
+	char path[PLOT_PATH_MAX], one[PLOT_PATH_MAX + 32];
+	char *buf = NULL;
+	size_t len;
+	int err = pa ? 0 : -ENOMEM, rc = EXIT_OK;
+
+	if (!pa)
+		return cli_error("plot: %s", strerror(-err));
+	if (!plot_find_file(dir, "pagealloc", "pagealloc-cycles.csv", path, sizeof(path))) {
+		free(pa);
+		return cli_error("%s: no pagealloc-cycles.csv, here or in pagealloc/", dir);
+	}
+	err = input_read(path, &buf, &len);
+	if (!err)
+		err = plot_pagealloc_load(pa, buf, len);
+	free(buf);
+	if (err) {
+		free(pa);
+		return cli_error("%s: %s", path,
+				 err == -EBADMSG ? "no Amean row of a total-odr operation"
+						 : input_strerror(err));
+	}
+	for (unsigned int o = 0; o < PLOT_PA_ORDERS; o++) {
+		if (!pa->has_order[o])
+			continue;
+		snprintf(one, sizeof(one), "%s-order%u", prefix, o);
+		err = plot_pagealloc_write(pa, o, one, (enum plot_fmt)a->img);
+		rc = worse(rc, err ? cli_error("%s: %s", one, input_strerror(err)) : draw(a, one));
+	}
+	free(pa);
+	return rc;
+}
+
+/* The vmstat summary as bars: of the folder, or of each benchmark of ./run.sh's folder. */
+static int plot_summary(const struct plot_args *a, const char *dir, const char *prefix)
+{
+	static const char *const benches[] = {"", "pagealloc", "stutter"};
+	char path[PLOT_PATH_MAX], one[PLOT_PATH_MAX + 32], title[96];
+	int rc = EXIT_OK, found = 0;
+
+	for (int b = 0; b < 3 && found >= 0; b++) {
+		char *buf;
+		size_t len;
+		int err;
+
+		snprintf(path, sizeof(path), "%s%s%s/vmstat-summary.csv", dir, b ? "/" : "",
+			 benches[b]);
+		if (input_read(path, &buf, &len))
+			continue;
+		found = b ? found + 1 : -1; /* the folder's own summary stands alone */
+		snprintf(one, sizeof(one), "%s%s%s", prefix, b ? "-" : "", benches[b]);
+		snprintf(title, sizeof(title), "%s%svmstat summary", benches[b], b ? " " : "");
+		err = plot_summary_write(buf, len, title, one, (enum plot_fmt)a->img);
+		free(buf);
+		rc = worse(rc, err ? cli_error("%s: %s", path,
+					       err == -EBADMSG ? "not a vmstat summary"
+							       : input_strerror(err))
+				   : draw(a, one));
+	}
+	return found ? rc
+		     : cli_error("%s: no vmstat-summary.csv, here or in a benchmark's folder", dir);
+}
+
+/* Every chart a results folder allows: PREFIX-stutter, PREFIX-pagealloc-order<N>, ... */
+static int plot_results(const struct plot_args *a, const char *dir)
+{
+	const char *base = a->prefix ? a->prefix : "nlru-results";
+	struct plot_column cols[PLOT_MAX_SERIES];
+	char prefix[PLOT_PATH_MAX + 32], path[PLOT_PATH_MAX];
+	int n = plot_find_columns(dir, "stutter", latency_files, cols), rc = EXIT_OK, any = 0;
+
+	if (n > 0) {
+		snprintf(prefix, sizeof(prefix), "%s-stutter", base);
+		rc = worse(rc, plot_stutter_columns(a, cols, n, prefix, 1));
+		any = 1;
+	}
+	if (plot_find_file(dir, "pagealloc", "pagealloc-cycles.csv", path, sizeof(path))) {
+		snprintf(prefix, sizeof(prefix), "%s-pagealloc", base);
+		rc = worse(rc, plot_pagealloc(a, dir, prefix));
+		any = 1;
+	}
+	snprintf(prefix, sizeof(prefix), "%s-summary", base);
+	if (plot_find_file(dir, "pagealloc", "vmstat-summary.csv", path, sizeof(path)) ||
+	    plot_find_file(dir, "stutter", "vmstat-summary.csv", path, sizeof(path))) {
+		rc = worse(rc, plot_summary(a, dir, prefix));
+		any = 1;
+	}
+	return any ? rc : cli_error("%s: not a results folder of the benchmarks", dir);
 }
 
 int cmd_plot(int argc, char **argv)
@@ -178,5 +364,13 @@ int cmd_plot(int argc, char **argv)
 		return plot_counters(&a, argv[optind + 1]);
 	if (strcmp(argv[optind], "stutter") == 0)
 		return plot_stutter(&a, argv[optind + 1]);
-	return cli_error("plot: unknown chart '%s' (counters or stutter)", argv[optind]);
+	if (strcmp(argv[optind], "pagealloc") == 0)
+		return plot_pagealloc(&a, argv[optind + 1], a.prefix ? a.prefix : "nlru-pagealloc");
+	if (strcmp(argv[optind], "summary") == 0)
+		return plot_summary(&a, argv[optind + 1], a.prefix ? a.prefix : "nlru-summary");
+	if (strcmp(argv[optind], "results") == 0)
+		return plot_results(&a, argv[optind + 1]);
+	return cli_error("plot: unknown chart '%s' (counters, stutter, pagealloc, summary or "
+			 "results)",
+			 argv[optind]);
 }

@@ -34,7 +34,7 @@ void plot_gp_quote(const char *s, char *buf, size_t sz)
 	buf[n] = '\0';
 }
 
-static FILE *open_out(const char *prefix, const char *ext, int *err)
+FILE *plot_open_out(const char *prefix, const char *ext, int *err)
 {
 	char path[4096];
 	FILE *f;
@@ -45,7 +45,7 @@ static FILE *open_out(const char *prefix, const char *ext, int *err)
 	return f;
 }
 
-static int close_out(FILE *f)
+int plot_close_out(FILE *f)
 {
 	int bad = ferror(f);
 
@@ -53,7 +53,7 @@ static int close_out(FILE *f)
 }
 
 /* "set terminal ...; set output 'PREFIX.png'" for one image format. */
-static void gp_terminal(FILE *f, const char *prefix, enum plot_fmt one)
+void plot_gp_terminal(FILE *f, const char *prefix, enum plot_fmt one)
 {
 	char q[4200], path[4096];
 
@@ -108,7 +108,7 @@ static void counters_script(FILE *f, const struct plot_rec *r, const uint32_t *s
 	for (int one = PLOT_PNG; one <= PLOT_SVG; one <<= 1) {
 		if (!(fmt & one))
 			continue;
-		gp_terminal(f, prefix, (enum plot_fmt)one);
+		plot_gp_terminal(f, prefix, (enum plot_fmt)one);
 		fputs("set datafile missing '?'\nset key outside right\nset xlabel 'seconds'\n"
 		      "set grid\n",
 		      f);
@@ -195,18 +195,18 @@ int plot_counters_write(const struct plot_rec *r, const uint32_t *sel, int nsel,
 
 	if (nsel <= 0 || nsel > PLOT_MAX_SERIES)
 		return -EINVAL;
-	f = open_out(prefix, ".dat", &err);
+	f = plot_open_out(prefix, ".dat", &err);
 	if (!f)
 		return err;
 	counters_data(f, r, sel, nsel);
-	err = close_out(f);
+	err = plot_close_out(f);
 	if (err)
 		return err;
-	f = open_out(prefix, ".gp", &err);
+	f = plot_open_out(prefix, ".gp", &err);
 	if (!f)
 		return err;
 	counters_script(f, r, sel, nsel, prefix, fmt);
-	return close_out(f);
+	return plot_close_out(f);
 }
 
 static void stutter_script(FILE *f, const struct stutter_samples *s, const char *prefix,
@@ -219,7 +219,7 @@ static void stutter_script(FILE *f, const struct stutter_samples *s, const char 
 	for (int one = PLOT_PNG; one <= PLOT_SVG; one <<= 1) {
 		if (!(fmt & one))
 			continue;
-		gp_terminal(f, prefix, (enum plot_fmt)one);
+		plot_gp_terminal(f, prefix, (enum plot_fmt)one);
 		fprintf(f, "set title 'stutter: mmap latency distribution, %llu samples'\n",
 			(unsigned long long)s->total);
 		fputs("set xlabel 'latency (ms)'\nset ylabel 'samples at or below (%)'\n"
@@ -240,7 +240,7 @@ int plot_stutter_write(const struct stutter_samples *s, const char *prefix, enum
 
 	if (!s->total)
 		return -EINVAL;
-	f = open_out(prefix, ".dat", &err);
+	f = plot_open_out(prefix, ".dat", &err);
 	if (!f)
 		return err;
 	fputs("# latency_ms cumulative_percent\n", f);
@@ -251,14 +251,14 @@ int plot_stutter_write(const struct stutter_samples *s, const char *prefix, enum
 		fprintf(f, "%.6f %.6f\n", (double)s->g[k].ns / 1e6,
 			100.0 * (double)cum / (double)s->total);
 	}
-	err = close_out(f);
+	err = plot_close_out(f);
 	if (err)
 		return err;
-	f = open_out(prefix, ".gp", &err);
+	f = plot_open_out(prefix, ".gp", &err);
 	if (!f)
 		return err;
 	stutter_script(f, s, prefix, fmt);
-	return close_out(f);
+	return plot_close_out(f);
 }
 
 int plot_find_gnuplot(char *buf, size_t sz)

@@ -1,7 +1,8 @@
 /*
- * plot - charts through gnuplot: counters over time from a `watch --csv` recording, and the
- * stutter latency distribution.  Each chart leaves PREFIX.dat (the data), PREFIX.gp (the
- * script) and PREFIX.png / PREFIX.svg; without gnuplot the first two are still written so the
+ * plot - charts through gnuplot: counters over time from a `watch --csv` recording, the
+ * stutter latency distribution, and the charts of a benchmark results folder with every column
+ * (reclaim mode, reference) on the same axes.  Each chart leaves PREFIX.dat (the data), PREFIX.gp
+ * (the script) and PREFIX.png / PREFIX.svg; without gnuplot the first two are still written so the
  * chart can be drawn elsewhere.
  */
 #ifndef NODELRU_TOOLS_VMSTAT_PLOT_H
@@ -76,5 +77,76 @@ int plot_find_gnuplot(char *buf, size_t sz);
 
 /* plot_run - run @gnuplot on PREFIX.gp and wait.  0, -ECHILD if it failed, or -errno. */
 int plot_run(const char *gnuplot, const char *prefix);
+
+/* ---- charts of a results folder (plot_results.c) ---- */
+
+#define PLOT_PATH_MAX 4096
+#define PLOT_PA_ORDERS 11
+#define PLOT_PA_BATCHES 32
+
+/* One column of a results folder: a reclaim mode's or a reference's own folder. */
+struct plot_column {
+	char name[64]; /* the folder's name: "4.7-zone", "ref-jemalloc" */
+	char dir[PLOT_PATH_MAX];
+};
+
+/*
+ * plot_find_columns - the columns of the results folder @dir that hold one of @files
+ * (NULL-ended): @dir itself if it holds one (a column's own folder), else its subfolders
+ * that do (a benchmark's results folder), else those of @dir/@bench (./run.sh's results
+ * folder).  Up to PLOT_MAX_SERIES in @cols, sorted by name.  Returns how many.
+ */
+int plot_find_columns(const char *dir, const char *bench, const char *const *files,
+		      struct plot_column *cols);
+
+/* plot_find_file - @dir/@file, else @dir/@bench/@file, into @buf; NULL when neither exists. */
+const char *plot_find_file(const char *dir, const char *bench, const char *file, char *buf,
+			   size_t sz);
+
+/* One column's latency samples, sorted (stutter_stats ran on them). */
+struct plot_series {
+	char name[64];
+	struct stutter_samples s;
+};
+
+/*
+ * plot_stutter_overlay_write - PREFIX.dat (one block of latency ms and cumulative % per
+ * column) and PREFIX.gp drawing every column's distribution on the same axes.
+ */
+int plot_stutter_overlay_write(const struct plot_series *ser, int n, const char *prefix,
+			       enum plot_fmt fmt);
+
+/* The Amean of total-odr<order>-<batch> per column, from a pagealloc-cycles.csv. */
+struct plot_pagealloc {
+	char cols[PLOT_MAX_SERIES][64];
+	int nr_cols;
+	unsigned long batches[PLOT_PA_BATCHES];
+	int nr_batches;
+	int has_order[PLOT_PA_ORDERS];
+	double v[PLOT_PA_ORDERS][PLOT_PA_BATCHES][PLOT_MAX_SERIES]; /* NAN: no figure */
+};
+
+/* plot_pagealloc_load - read @csv (@len bytes).  0, -ENOMEM, or -EBADMSG (no Amean row). */
+int plot_pagealloc_load(struct plot_pagealloc *pa, const char *csv, size_t len);
+
+/*
+ * plot_pagealloc_write - PREFIX.dat and PREFIX.gp: TSC cycles per page (alloc + free) against
+ * the batch size for @order, every column a line, both axes logarithmic.
+ */
+int plot_pagealloc_write(const struct plot_pagealloc *pa, unsigned int order, const char *prefix,
+			 enum plot_fmt fmt);
+
+/*
+ * plot_summary_write - PREFIX.dat and PREFIX.gp: the reclaim and allocation rows of a
+ * vmstat-summary.csv (@csv, @len bytes) as bars, one per column, on a logarithmic axis.
+ * 0, -errno, or -EBADMSG when @csv is not a vmstat summary.
+ */
+int plot_summary_write(const char *csv, size_t len, const char *title, const char *prefix,
+		       enum plot_fmt fmt);
+
+/* Shared by the chart writers: PREFIX<ext> for writing, its checked close, the terminal. */
+FILE *plot_open_out(const char *prefix, const char *ext, int *err);
+int plot_close_out(FILE *f);
+void plot_gp_terminal(FILE *f, const char *prefix, enum plot_fmt one);
 
 #endif /* NODELRU_TOOLS_VMSTAT_PLOT_H */
