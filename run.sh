@@ -2,8 +2,9 @@
 # The main job of nodelru: installs missing Debian packages, builds into build/, then runs the
 # mmtests benchmarks pagealloc and stutter on the engine in zone mode (Linux 4.7) and node
 # mode (Linux 4.8), prints mmtests' comparison tables (zone mode the baseline) with the vmstat
-# summary under each, and keeps everything in a results folder.  About a minute and a half
-# on 2 cores.
+# summary under each, and keeps everything in a results folder, with report.html (the tables
+# and charts of both modes) and mmtests' own results layout.  About a minute and a half on 2
+# cores.
 # Safe to run again; needs no terminal.  ./run.sh --help lists the options; the former main
 # job (nlru-workload: allocation, swap and page cache workloads, verified) is ./run.sh --workload.
 set -euo pipefail
@@ -80,4 +81,7 @@ for b in "${list[@]}"; do
   *) echo "run.sh: unknown benchmark '$b'" >&2; exit 2 ;;
   esac
 done
-echo "results: $results" >&2
+# The page of the run: its tables and charts (scripts/report.sh says what it skipped).
+scripts/report.sh "$results" build/tools/vmstat/nlru-vmstat ||
+  echo "run.sh: report.html not written" >&2
+echo "results: $results (report.html: the tables and charts)" >&2

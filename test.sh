@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-scripts/ensure-deps.sh
+scripts/ensure-deps.sh --tests
 
 werror=false
 [[ ${CI:-} == true ]] && werror=true

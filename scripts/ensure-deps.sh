@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages nodelru needs, only those missing, without asking anything.
-# Safe to run again; used by ./run.sh and ./test.sh.
+# Safe to run again; used by ./run.sh and, with --tests (the packages only tests need as
+# well), by ./test.sh.
 set -euo pipefail
 
 packages=(
@@ -12,6 +13,10 @@ packages=(
   clang libclang-rt-14-dev       # the libFuzzer target of the vmstat parser
   clang-format                   # tests/style: the format check (Debian 12's is version 14)
 )
+if [[ ${1:-} == --tests ]]; then
+  # The headless browser that loads the benchmarks' HTML report (tests/bench/report.sh).
+  packages+=(chromium)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
