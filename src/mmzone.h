@@ -221,6 +221,8 @@ struct zone_mode_state {
 	 * items already hold them.
 	 */
 	_Atomic long vm_node_stat[NR_VM_NODE_STAT_ITEMS];
+	/* 4.7's zone->totalreserve_pages: the zone's part of its node's, for zone_dirty_ok(). */
+	unsigned long totalreserve_pages;
 };
 
 static inline bool populated_zone(const struct zone *zone)

@@ -23,6 +23,7 @@
 #include "kswapd.h"
 #include "page_alloc.h"
 #include "page_alloc_47.h"
+#include "page_writeback.h"
 #include "pcp.h"
 #include "shrinker.h"
 #include "vmscan.h"
@@ -43,6 +44,8 @@ struct alloc_context {
 	struct zonelist *zonelist;
 	struct zoneref *preferred_zoneref;
 	int high_zoneidx; /* gfp_zone(): the highest zone the request may use */
+	/* NLRU_GFP_WRITE, in the fast path only: pass over nodes (zones) over their dirty limit */
+	bool spread_dirty_pages;
 };
 
 static inline int ac_classzone_idx(const struct alloc_context *ac)
@@ -175,11 +178,33 @@ static __hot_inline struct page *buffered_rmqueue(struct nlru_engine *eng, struc
 	return rmqueue_buddy(eng, preferred, zone, order);
 }
 
-/* get_page_from_freelist(): the first zone in zonelist order that passes its watermark. */
+/*
+ * A page about to be dirtied comes from a node within its dirty limit (4.8), so that no node
+ * holds more than its share of the dirty pages and kswapd can balance it without writing
+ * pages from its LRU lists.  A node found over it is remembered in *@last, and its other
+ * zones are passed over without asking again.  True: pass over @zone.
+ */
+static __cold_noinline bool node_over_dirty_limit(const struct nlru_engine *eng,
+						  const struct zone *zone,
+						  const struct pglist_data **last)
+{
+	if (*last == zone->zone_pgdat)
+		return true;
+	if (node_dirty_ok(eng, zone->zone_pgdat))
+		return false;
+	*last = zone->zone_pgdat;
+	return true;
+}
+
+/*
+ * get_page_from_freelist(): the first zone in zonelist order that passes its watermark (and,
+ * for NLRU_GFP_WRITE in the fast path, whose node is within its dirty limit).
+ */
 static __hot_inline struct page *get_page_from_freelist(struct nlru_engine *eng, unsigned int order,
 							unsigned int alloc_flags,
 							const struct alloc_context *ac)
 {
+	const struct pglist_data *last_pgdat_dirty_limit = NULL;
 	struct zoneref *z = ac->preferred_zoneref;
 	struct zone *zone;
 
@@ -187,6 +212,9 @@ static __hot_inline struct page *get_page_from_freelist(struct nlru_engine *eng,
 		unsigned long mark = zone->watermark[alloc_flags & ALLOC_WMARK_MASK];
 		struct page *page;
 
+		if (unlikely(ac->spread_dirty_pages) &&
+		    node_over_dirty_limit(eng, zone, &last_pgdat_dirty_limit))
+			continue;
 		/* node_reclaim_mode is 0: a zone below its mark is simply passed over. */
 		if (!(alloc_flags & ALLOC_NO_WATERMARKS) &&
 		    !zone_watermark_fast(zone, order, mark, ac_classzone_idx(ac), alloc_flags))
@@ -246,6 +274,9 @@ zonelist_scan:
 				apply_fair = false;
 			}
 		}
+		/* 4.7 spreads pages about to be dirtied over zones, each within its own limit. */
+		if (ac->spread_dirty_pages && !zone_dirty_ok(eng, zone))
+			continue;
 		if (!zone_watermark_fast(zone, order, low_wmark_pages(zone), ac_classzone_idx(ac),
 					 ALLOC_WMARK_LOW))
 			continue;
@@ -412,6 +443,7 @@ static __hot_inline struct page *__alloc_pages_node(struct nlru_engine *eng, uns
 	struct alloc_context ac = {
 		.zonelist = node_zonelist(pgdat, gfp),
 		.high_zoneidx = gfp_zone(gfp),
+		.spread_dirty_pages = gfp & NLRU_GFP_WRITE,
 	};
 	struct page *page = NULL;
 
@@ -425,8 +457,15 @@ static __hot_inline struct page *__alloc_pages_node(struct nlru_engine *eng, uns
 			page = get_page_from_freelist_47(eng, order, &ac);
 		else
 			page = get_page_from_freelist(eng, order, ALLOC_WMARK_LOW, &ac);
-		if (unlikely(!page))
+		if (unlikely(!page)) {
+			/*
+			 * Dirty spreading is for the fast path only: rather than reclaim, the slow
+			 * path may put a page over a node's (zone's) dirty limit, which matters
+			 * when the allowed nodes are together smaller than the global limit.
+			 */
+			ac.spread_dirty_pages = false;
 			page = alloc_pages_slowpath(eng, gfp, order, &ac);
+		}
 	}
 	if (unlikely(!page))
 		count_vm_event(eng, NLRU_ALLOC_FAIL);

@@ -1,6 +1,10 @@
 /*
- * page_writeback.c - dirty limits.  The engine has no real-time tasks and no byte-valued
- * limits (vm.dirty_bytes), so only the ratio branch of domain_dirty_limits() applies.
+ * page_writeback.c - dirty limits: the global ones writers are held to (and reclaim, in
+ * throttle_vm_writeout), and the share of them each node (4.8 node_dirty_ok) or zone (4.7
+ * zone_dirty_ok) may hold, which the allocator's fast path checks for page cache pages about
+ * to be dirtied (NLRU_GFP_WRITE).  The engine has
+ * no real-time or PF_LESS_THROTTLE tasks and no byte-valued limits (vm.dirty_bytes), so only
+ * the ratio branches apply; x86_64 has no highmem, so none is taken off.
  */
 #include "page_writeback.h"
 #include "vmscan.h"
@@ -78,4 +82,56 @@ void throttle_vm_writeout(struct nlru_engine *eng, unsigned int gfp)
 		if ((gfp & (NLRU_GFP_IO | NLRU_GFP_FS)) != (NLRU_GFP_IO | NLRU_GFP_FS))
 			break;
 	}
+}
+
+/* node_dirtyable_memory() (4.8): the node's free pages above its reserves, plus its file LRU. */
+static unsigned long node_dirtyable_memory(const struct pglist_data *pgdat)
+{
+	unsigned long nr_pages = 0;
+	const struct zone *zone;
+
+	for_each_zone_in_node(zone, pgdat)
+		if (populated_zone(zone))
+			nr_pages += (unsigned long)zone_page_state(zone, NLRU_NR_FREE_PAGES);
+	nr_pages -= MIN(nr_pages, pgdat->totalreserve_pages);
+	return nr_pages + (unsigned long)(node_page_state(pgdat, NLRU_NR_INACTIVE_FILE) +
+					  node_page_state(pgdat, NLRU_NR_ACTIVE_FILE));
+}
+
+unsigned long node_dirty_limit(const struct nlru_engine *eng, const struct pglist_data *pgdat)
+{
+	return (unsigned long)eng->cfg.dirty_ratio * node_dirtyable_memory(pgdat) / 100;
+}
+
+bool node_dirty_ok(const struct nlru_engine *eng, const struct pglist_data *pgdat)
+{
+	long nr_pages = node_page_state(pgdat, NLRU_NR_FILE_DIRTY) +
+			node_page_state(pgdat, NLRU_NR_UNSTABLE_NFS) +
+			node_page_state(pgdat, NLRU_NR_WRITEBACK);
+
+	return (unsigned long)MAX(nr_pages, 0) <= node_dirty_limit(eng, pgdat);
+}
+
+/* zone_dirtyable_memory() (4.7): the zone's free pages above its reserves, plus its file LRU. */
+static unsigned long zone_dirtyable_memory(const struct zone *zone)
+{
+	unsigned long nr_pages = (unsigned long)zone_page_state(zone, NLRU_NR_FREE_PAGES);
+
+	nr_pages -= MIN(nr_pages, zone->zm->totalreserve_pages);
+	return nr_pages + (unsigned long)(zone_page_state(zone, NLRU_NR_ZONE_INACTIVE_FILE) +
+					  zone_page_state(zone, NLRU_NR_ZONE_ACTIVE_FILE));
+}
+
+unsigned long zone_dirty_limit(const struct nlru_engine *eng, const struct zone *zone)
+{
+	return (unsigned long)eng->cfg.dirty_ratio * zone_dirtyable_memory(zone) / 100;
+}
+
+bool zone_dirty_ok(const struct nlru_engine *eng, const struct zone *zone)
+{
+	long nr_pages = zone_node_page_state(zone, NLRU_NR_FILE_DIRTY) +
+			zone_node_page_state(zone, NLRU_NR_UNSTABLE_NFS) +
+			zone_node_page_state(zone, NLRU_NR_WRITEBACK);
+
+	return (unsigned long)MAX(nr_pages, 0) <= zone_dirty_limit(eng, zone);
 }

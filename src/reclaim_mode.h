@@ -32,6 +32,9 @@
  *      tests a copy of it (eng->fair_zone_policy) twice in page_alloc.c, to walk the zonelist
  *      fairly (get_page_from_freelist_47) and to charge every allocation to its zone's
  *      batch; a flag, not an operation, so node mode's fast path makes no indirect call.
+ *      The walk it picks also decides how pages about to be dirtied (NLRU_GFP_WRITE) are
+ *      spread: over nodes within their dirty limits (node_dirty_ok, with the
+ *      last_pgdat_dirty_limit shortcut) or over zones within theirs (zone_dirty_ok);
  * 3. The kind of lruvec, tested with lruvec_is_node() where a rule holds for one kind only:
  *    - which counters an lruvec's sizes and node items are (lruvec_lru_size,
  *      lruvec_page_state, mod_lruvec_state, lruvec_reset_state): the node's, or the zone's;

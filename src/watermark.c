@@ -111,7 +111,11 @@ static void setup_per_zone_lowmem_reserve(struct nlru_engine *eng)
 	}
 }
 
-/* calculate_totalreserve_pages(): what the dirty limits must not count as available. */
+/*
+ * calculate_totalreserve_pages(): what the dirty limits must not count as available: per
+ * zone, its high watermark and largest lowmem reserve, at most its size.  4.8 keeps the sum
+ * per node (node_dirty_ok), 4.7 each zone's own too (zone_dirty_ok).
+ */
 static void calculate_totalreserve_pages(struct nlru_engine *eng)
 {
 	struct pglist_data *pgdat;
@@ -125,8 +129,9 @@ static void calculate_totalreserve_pages(struct nlru_engine *eng)
 
 			for (int j = 0; j < MAX_NR_ZONES; j++)
 				max = MAX(max, zone->lowmem_reserve[j]);
-			pgdat->totalreserve_pages += MIN(
+			zone->zm->totalreserve_pages = MIN(
 				(unsigned long)max + high_wmark_pages(zone), zone->managed_pages);
+			pgdat->totalreserve_pages += zone->zm->totalreserve_pages;
 		}
 	}
 }

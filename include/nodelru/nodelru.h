@@ -76,6 +76,11 @@ enum nlru_zone_type {
 #define NLRU_GFP_SLAB_RECLAIMABLE                                                                  \
 	(1u << 22) /* charge to nr_slab_reclaimable (a shrinkable cache) */
 #define NLRU_GFP_SLAB_UNRECLAIMABLE (1u << 23) /* charge to nr_slab_unreclaimable */
+/*
+ * Linux's __GFP_WRITE: a page cache page about to be dirtied.  The fast path passes over nodes
+ * (node mode) or zones (zone mode) holding more than their share of the dirty limit.
+ */
+#define NLRU_GFP_WRITE (1u << 24)
 
 #define NLRU_GFP_RECLAIM (NLRU_GFP_DIRECT_RECLAIM | NLRU_GFP_KSWAPD_RECLAIM)
 #define NLRU_GFP_KERNEL (NLRU_GFP_RECLAIM | NLRU_GFP_IO | NLRU_GFP_FS)
