@@ -82,13 +82,19 @@ void activate_refault(struct nlru_engine *eng, struct page *page)
 	workingset_activation(page_lruvec(page_pgdat(eng, page), page));
 }
 
-/* Fresh pages for the cache, or fewer than asked when memory runs out. */
-int alloc_cache_pages(struct nlru_file *file, struct page **pages, int n)
+/*
+ * Fresh pages for the cache, or fewer than asked when memory runs out.  Pages about to be
+ * written into (@write) are asked for with NLRU_GFP_WRITE, as grab_cache_page_write_begin()
+ * adds __GFP_WRITE to the mapping's gfp mask, so that they spread over the nodes (zones)
+ * within their dirty limits; pages read in, readahead included, are not.
+ */
+int alloc_cache_pages(struct nlru_file *file, struct page **pages, int n, bool write)
 {
+	unsigned int gfp = NLRU_GFP_HIGHUSER_MOVABLE | (write ? NLRU_GFP_WRITE : 0);
 	int got;
 
 	for (got = 0; got < n; got++) {
-		pages[got] = alloc_pages_node(file->eng, NLRU_GFP_HIGHUSER_MOVABLE, 0, file->nid);
+		pages[got] = alloc_pages_node(file->eng, gfp, 0, file->nid);
 		if (!pages[got])
 			break;
 	}

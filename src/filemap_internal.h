@@ -112,7 +112,7 @@ static inline void set_page_uptodate(struct page *page)
 int add_to_page_cache(struct nlru_file *file, struct page *page, uint32_t index, bool write,
 		      bool *activate);
 void activate_refault(struct nlru_engine *eng, struct page *page);
-int alloc_cache_pages(struct nlru_file *file, struct page **pages, int n);
+int alloc_cache_pages(struct nlru_file *file, struct page **pages, int n, bool write);
 
 /* filemap_read.c, where each is described. */
 struct page *get_cache_page(struct nlru_file *file, uint32_t index, bool write, int *err);

@@ -177,7 +177,9 @@ static int read_page_sync(struct nlru_file *file, struct page *page)
  * nobody caches an older copy of them meanwhile, and whoever looks them up waits for the
  * read (lock_page_uptodate()).  The window stops at a page someone else cached first.  A
  * failed read leaves its pages cached, not uptodate, for the next reader to read again.
- * Returns once the read is submitted: 0 or -errno.
+ * For a writer (@write) only page @first is the one to be written (write_begin's
+ * __GFP_WRITE page); the pages read ahead of it are plain readahead.  Returns once the read
+ * is submitted: 0 or -errno.
  */
 static int read_into_cache(struct nlru_file *file, uint32_t first, int n, bool write)
 {
@@ -186,17 +188,17 @@ static int read_into_cache(struct nlru_file *file, uint32_t first, int n, bool w
 	bool activate[READAHEAD_PAGES];
 	int added, err = 0;
 
-	n = alloc_cache_pages(file, pages, n);
-	if (!n)
+	if (!alloc_cache_pages(file, pages, 1, write))
 		return -ENOMEM;
+	n = 1 + alloc_cache_pages(file, pages + 1, n - 1, false);
 	/* Fresh pages no one else can see yet: locked at once, as one lock for the witness. */
 	witness_lock(LOCK_PAGE, &eng->log);
 	for (int i = 0; i < n; i++)
 		page_set(pages[i], PG_locked);
 	spin_lock(&file->lock);
 	for (added = 0; added < n; added++) {
-		err = add_to_page_cache(file, pages[added], first + (uint32_t)added, write,
-					&activate[added]);
+		err = add_to_page_cache(file, pages[added], first + (uint32_t)added,
+					write && !added, &activate[added]);
 		if (err <= 0)
 			break;
 	}

@@ -5,7 +5,9 @@
  * nlru_file_pwrite and nlru_file_copy_range.  Whole pages are written in runs of up to
  * COPY_BATCH, into cached pages where there are some and into fresh pages filled before they
  * enter the index where there are none; a partial page is read in first (get_cache_page).
- * Written pages are dirtied here; filemap_writeback.c writes them back.
+ * Written pages are dirtied here; filemap_writeback.c writes them back.  Fresh pages to be
+ * written are allocated with NLRU_GFP_WRITE (write_begin's __GFP_WRITE), so that they come
+ * from nodes (zones) within their dirty limits.
  *
  * Locking: file->lock is taken once for a run's lookup and once for its insertion and
  * dirtying, never across a copy.  A copy into a cached page holds the page lock (PG_locked),
@@ -88,7 +90,7 @@ static int fill_pages_to_write(struct nlru_file *file, const char *const *src,
 	struct page **pages = batch->pages;
 
 	for (int i = 0; i < batch->n; i++) {
-		if (batch->fresh[i] && !alloc_cache_pages(file, &pages[i], 1)) {
+		if (batch->fresh[i] && !alloc_cache_pages(file, &pages[i], 1, true)) {
 			/* Out of memory: write what we have, or fail on the first page. */
 			for (int k = i; k < batch->n; k++)
 				if (pages[k])

@@ -2,19 +2,21 @@
  * Dirty spreading (NLRU_GFP_WRITE, Linux's __GFP_WRITE): the per-node (4.8 node_dirty_limit)
  * and per-zone (4.7 zone_dirty_limit) limits worked by hand, the fast path passing over a
  * node (node mode) or zone (zone mode) over its limit for pages about to be dirtied and only
- * for those.
+ * for those, and the page cache asking for them when it writes but not when it reads.
  *
  * Dirty pages are counted by hand here (the counters nr_dirty and nr_writeback, put back
  * before the engine goes), so that each rule is met at its exact edge.
  */
 #include <criterion/criterion.h>
+#include <fcntl.h>
+#include <string.h>
 
 #include "helpers.h"
 #include "page_writeback.h"
 #include "vmstat.h"
 #include "watermark.h"
 
-TestSuite(dirty_spread, .timeout = 60);
+TestSuite(dirty_spread, .fini = test_remove_dir, .timeout = 60);
 
 /* One 16 MiB node (DMA32 1024 pages, Normal 3072), or two (node 1: Normal 4096). */
 static struct nlru_engine *spread_engine(enum nlru_mode mode, const char *topology)
@@ -167,4 +169,65 @@ Test(dirty_spread, node_mode_passes_over_a_node_over_its_limit)
 	count_on(eng, normal0, NLRU_NR_FILE_DIRTY, -(long)limit0 - 1);
 	count_on(eng, normal1, NLRU_NR_WRITEBACK, -(long)limit1 - 1);
 	destroy_engine(eng);
+}
+
+/* Page cache pages of node @nid's zone @zid (its zone copy in zone mode, its node's else). */
+static long file_pages(struct nlru_engine *eng, int nid, int zid)
+{
+	if (nlru_engine_mode(eng) == NLRU_MODE_ZONE)
+		return zone_node_page_state(zone_of(eng, nid, zid), NLRU_NR_FILE_PAGES);
+	return node_page_state(NODE_DATA(eng, nid), NLRU_NR_FILE_PAGES);
+}
+
+/*
+ * The page cache asks for NLRU_GFP_WRITE for the pages it writes into (whole pages, a
+ * partial page, a pinned page to be written), and not for pages it reads (nor the pages read
+ * ahead of a partial write).  Zone mode with Normal over its limit: written pages land on
+ * DMA32; node mode with node 0 over its limit: on node 1.
+ */
+Test(dirty_spread, page_cache_writes_spread_reads_do_not)
+{
+	enum nlru_mode modes[] = {NLRU_MODE_ZONE, NLRU_MODE_NODE};
+	static char buf[2 * 4096];
+
+	memset(buf, 7, sizeof(buf));
+	make_file(test_path("old"), 4 * PAGE_SIZE, 3);
+	for (int m = 0; m < 2; m++) {
+		bool zone_mode = modes[m] == NLRU_MODE_ZONE;
+		struct nlru_engine *eng =
+			spread_engine(modes[m], zone_mode ? NULL : "pack:2 numa:1 core:1 pu:1");
+		struct zone *normal = zone_of(eng, 0, ZONE_NORMAL);
+		/* Where pages about to be dirtied go, and where the others stay. */
+		int spread_nid = zone_mode ? 0 : 1,
+		    spread_zid = zone_mode ? ZONE_DMA32 : ZONE_NORMAL;
+		long over = zone_mode ? (long)zone_dirty_limit(eng, normal) + 1
+				      : (long)node_dirty_limit(eng, NODE_DATA(eng, 0)) + 1;
+		struct nlru_file *out, *in;
+		void *addr;
+
+		cr_assert_eq(nlru_file_open(eng, test_path("new"), O_RDWR | O_CREAT | O_TRUNC, 0600,
+					    0, &out),
+			     0);
+		cr_assert_eq(nlru_file_open(eng, test_path("old"), O_RDONLY, 0, 0, &in), 0);
+		count_on(eng, normal, NLRU_NR_FILE_DIRTY, over);
+		/* Two whole pages, a partial one, a page pinned for writing. */
+		cr_expect_eq(nlru_file_pwrite(out, buf, 2 * PAGE_SIZE, 0), 2 * (long)PAGE_SIZE);
+		cr_expect_eq(nlru_file_pwrite(out, buf, 100, 10 * PAGE_SIZE + 5), 100);
+		cr_assert_eq(nlru_file_pin_page(out, 20, NLRU_PIN_WRITE, &addr), 0);
+		cr_assert_eq(nlru_file_unpin_page(out, 20, 1), 0);
+		cr_expect_eq(file_pages(eng, spread_nid, spread_zid), 4, "mode %d: written pages",
+			     m);
+		/* Reads, in order, so with readahead: every page read stays where reads go. */
+		cr_expect_eq(nlru_file_pread(in, buf, 1, 0), 1);
+		cr_expect_eq(nlru_file_pread(in, buf, 1, PAGE_SIZE), 1);
+		cr_expect_gt(file_pages(eng, 0, ZONE_NORMAL), 1);
+		cr_expect_eq(file_pages(eng, 0, ZONE_NORMAL),
+			     vmstat_value(eng, "nr_file_pages") - 4, "mode %d: read pages %ld", m,
+			     file_pages(eng, 0, ZONE_NORMAL));
+		cr_expect_eq(file_pages(eng, spread_nid, spread_zid), 4);
+		count_on(eng, normal, NLRU_NR_FILE_DIRTY, -over);
+		cr_assert_eq(nlru_file_close(in), 0);
+		cr_assert_eq(nlru_file_close(out), 0, "%s", test_log_last);
+		destroy_engine(eng);
+	}
 }
