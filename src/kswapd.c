@@ -31,11 +31,13 @@ void kswapd_state_init(struct kswapd_state *ks, const struct nlru_log *log)
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 	pthread_cond_init(&ks->wait, &attr);
+	pthread_cond_init(&ks->pfmemalloc_wait, &attr);
 	pthread_condattr_destroy(&attr);
 }
 
 void kswapd_state_destroy(struct kswapd_state *ks)
 {
+	pthread_cond_destroy(&ks->pfmemalloc_wait);
 	pthread_cond_destroy(&ks->wait);
 	mutex_destroy(&ks->lock);
 }
@@ -160,6 +162,7 @@ int balance_pgdat_48(struct nlru_engine *eng, struct pglist_data *pgdat, int ord
 		sc.nr_scanned = 0;
 		if (kswapd_shrink_node(eng, pgdat, &sc))
 			raise_priority = false;
+		wake_throttled_if_ok(eng, pgdat);
 		if (atomic_load(&pgdat->kswapd.stop))
 			break;
 		/* Scanned enough but freed nothing: look harder next round anyway. */
@@ -234,6 +237,11 @@ void kswapd_try_to_sleep(struct nlru_engine *eng, struct pglist_data *pgdat, int
 	ks->waiting = true;
 	mutex_unlock(&ks->lock);
 	atomic_thread_fence(memory_order_seq_cst);
+	/*
+	 * No reclaimer stays throttled while kswapd sleeps: wake them all, to look again (and
+	 * wake kswapd if they must wait still), as prepare_kswapd_sleep() does in both versions.
+	 */
+	wake_throttled(pgdat);
 	/*
 	 * The balance checks read counters only and run unlocked, as the wakers' do: a waker
 	 * then takes the lock only to wake kswapd, not to wait while kswapd weighs its zones.

@@ -162,6 +162,7 @@ int balance_pgdat_47(struct nlru_engine *eng, struct pglist_data *pgdat, int ord
 			if (kswapd_shrink_zone(eng, zone, end_zone, &sc))
 				raise_priority = false;
 		}
+		wake_throttled_if_ok(eng, pgdat);
 		if (atomic_load(&pgdat->kswapd.stop))
 			break;
 		if (raise_priority || !sc.nr_reclaimed)

@@ -264,6 +264,9 @@ struct kswapd_state {
 	_Atomic bool stop;         /* kthread_should_stop() */
 	_Atomic int order;         /* pgdat->kswapd_order */
 	_Atomic int classzone_idx; /* pgdat->kswapd_classzone_idx */
+	/* pgdat->pfmemalloc_wait: direct reclaimers throttled until kswapd frees enough; lock */
+	pthread_cond_t pfmemalloc_wait;
+	_Atomic int nr_throttled; /* waitqueue_active(&pgdat->pfmemalloc_wait) */
 };
 
 /* struct pglist_data: one NUMA node. */

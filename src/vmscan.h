@@ -97,6 +97,16 @@ static inline bool zone_reclaimable(const struct nlru_engine *eng, const struct 
 	return lruvec_reclaimable(eng, &zone->zm->lruvec);
 }
 
+/*
+ * pfmemalloc_watermark_ok(): are the free pages of the node's zones up to Normal (those with
+ * reclaimable pages) above half their min watermarks?  If not, kswapd is woken.
+ */
+bool pfmemalloc_watermark_ok(struct nlru_engine *eng, struct pglist_data *pgdat);
+/* kswapd's side of throttle_direct_reclaim(): wake the throttled reclaimers of @pgdat, all,
+ * or only once pfmemalloc_watermark_ok() holds.  No lock held. */
+void wake_throttled(struct pglist_data *pgdat);
+void wake_throttled_if_ok(struct nlru_engine *eng, struct pglist_data *pgdat);
+
 /* congestion_wait(BLK_RW_ASYNC, HZ/10): give writeback time to complete. */
 void congestion_wait(struct nlru_engine *eng);
 

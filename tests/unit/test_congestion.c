@@ -179,3 +179,88 @@ Test(congestion, reclaim_waits_while_writeback_passes_the_dirty_limit)
 	cr_expect(atomic_load(&p.returned));
 	close_after_thaw(eng, f);
 }
+
+/*
+ * A node whose zones up to Normal have fewer free pages than half their min watermarks,
+ * while its lruvec holds pages (pinned page cache, which reclaim cannot free): kswapd has
+ * work, and direct reclaimers are to wait for it (throttle_direct_reclaim()).  Returns the
+ * file; the atomic allocations that dug into the reserve are in @pages[0..*@n).
+ */
+#define RESERVE_PAGES 2048
+static struct nlru_file *dig_into_the_reserve(struct nlru_engine *eng, void *pages[], int *n)
+{
+	struct nlru_file *f;
+	void *addr;
+
+	make_file(test_path("pinned"), 512 * 4096, 1);
+	cr_assert_eq(nlru_file_open(eng, test_path("pinned"), O_RDONLY, 0, 0, &f), 0);
+	for (int i = 0; i < 512; i++)
+		cr_assert_eq(nlru_file_pin_page(f, (uint64_t)i, 0, &addr), 0, "%s", test_log_last);
+	*n = 0;
+	while (*n < RESERVE_PAGES &&
+	       nlru_alloc_pages(eng, NLRU_GFP_ATOMIC_FLAGS, 0, 0, &pages[*n]) == 0)
+		(*n)++;
+	return f;
+}
+
+static void give_back(struct nlru_engine *eng, struct nlru_file *f, void *pages[], int n)
+{
+	for (int i = 0; i < n; i++)
+		cr_assert_eq(nlru_free_pages(eng, pages[i], 0), 0);
+	for (int i = 0; i < 512; i++)
+		cr_assert_eq(nlru_file_unpin_page(f, (uint64_t)i, 0), 0);
+	cr_assert_eq(nlru_file_close(f), 0);
+}
+
+static struct nlru_engine *small_engine(bool kswapd)
+{
+	struct nlru_engine *eng = NULL;
+	struct nlru_config cfg;
+
+	test_config(&cfg, 8, NULL);
+	cfg.swap_mib = 0;
+	cfg.kswapd = kswapd;
+	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "%s", test_log_last);
+	return eng;
+}
+
+/*
+ * Below half the min reserve, a direct reclaimer is throttled (pgscan_direct_throttle) until
+ * kswapd brings the node back, which here it cannot: the engine's bound (a second) lets it go.
+ */
+Test(congestion, direct_reclaim_is_throttled_below_half_the_min_reserve)
+{
+	struct nlru_engine *eng = small_engine(true);
+	static void *pages[RESERVE_PAGES];
+	struct pglist_data *pgdat = NODE_DATA(eng, 0);
+	struct nlru_file *f;
+	int n;
+
+	f = dig_into_the_reserve(eng, pages, &n);
+	cr_assert_not(pfmemalloc_watermark_ok(eng, pgdat), "the reserve is still half there");
+	try_to_free_pages(eng, node_zonelist(pgdat, NLRU_GFP_KERNEL), 0, NLRU_GFP_KERNEL,
+			  gfp_zone(NLRU_GFP_KERNEL));
+	cr_expect_eq(vmstat_value(eng, "pgscan_direct_throttle"), 1);
+	cr_expect_eq(atomic_load(&pgdat->kswapd.nr_throttled), 0);
+	give_back(eng, f, pages, n);
+	cr_expect(pfmemalloc_watermark_ok(eng, pgdat));
+	destroy_engine(eng);
+}
+
+/* Without a kswapd thread nobody would end the wait: no throttling. */
+Test(congestion, no_throttling_without_kswapd)
+{
+	struct nlru_engine *eng = small_engine(false);
+	static void *pages[RESERVE_PAGES];
+	struct pglist_data *pgdat = NODE_DATA(eng, 0);
+	struct nlru_file *f;
+	int n;
+
+	f = dig_into_the_reserve(eng, pages, &n);
+	cr_assert_not(pfmemalloc_watermark_ok(eng, pgdat));
+	try_to_free_pages(eng, node_zonelist(pgdat, NLRU_GFP_KERNEL), 0, NLRU_GFP_KERNEL,
+			  gfp_zone(NLRU_GFP_KERNEL));
+	cr_expect_eq(vmstat_value(eng, "pgscan_direct_throttle"), 0);
+	give_back(eng, f, pages, n);
+	destroy_engine(eng);
+}
