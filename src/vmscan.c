@@ -27,6 +27,7 @@
 #include "blkdev.h"
 #include "filemap.h"
 #include "flusher.h"
+#include "gfp.h"
 #include "kswapd.h"
 #include "lru.h"
 #include "owner.h"
