@@ -15,6 +15,7 @@
 #include "blkdev.h"
 #include "filemap.h"
 #include "filemap_internal.h"
+#include "gfp.h"
 #include "helpers.h"
 #include "page_writeback.h"
 #include "vmscan.h"
