@@ -2,22 +2,28 @@
  * struct nlru_engine: the root object.  Everything an engine owns hangs off it; nothing in the
  * library is global, so several engines live in one process side by side (node mode next to
  * zone mode in the benchmarks).
+ *
+ * Every layer above the memory model includes this header, so it holds in full only what the
+ * allocator's inlines read (nodes, CPUs, event counters, the mode); the subsystems above the
+ * allocator (owner table, flusher, page index cache, swap, block device, shrinkers) are named
+ * by pointer only, and their types stay in their own headers.
  */
 #ifndef NODELRU_ENGINE_H
 #define NODELRU_ENGINE_H
 
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <time.h>
 
 #include <nodelru/nodelru.h>
 
 #include "cpu.h"
+#include "debug.h"
 #include "log.h"
 #include "mmzone.h"
-#include "reclaim_mode.h"
-#include "topo.h"
+#include "mutex.h"
+#include "page.h"
 
 /* Event counters of one CPU, added to with relaxed atomics (a thread may migrate mid-way). */
 struct vm_event_state {
@@ -26,10 +32,12 @@ struct vm_event_state {
 
 struct blkdev;
 struct flusher;
+struct nlru_shrinker;
 struct owner_table;
 struct pageindex_cache;
+struct reclaim_mode;
 struct swap_device;
-struct nlru_shrinker;
+struct topo;
 
 struct nlru_engine {
 	struct nlru_config cfg;          /* private copy; cfg.topology points at topology_desc */

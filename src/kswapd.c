@@ -16,6 +16,8 @@
 
 #include "atomic.h"
 #include "kswapd.h"
+#include "reclaim_mode.h"
+#include "topo.h"
 #include "vmscan.h"
 #include "vmstat.h"
 #include "watermark.h"

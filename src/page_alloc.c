@@ -25,6 +25,7 @@
 #include "page_alloc_47.h"
 #include "page_writeback.h"
 #include "pcp.h"
+#include "reclaim_mode.h"
 #include "shrinker.h"
 #include "vmscan.h"
 #include "vmstat.h"

@@ -33,6 +33,7 @@
 #include "owner.h"
 #include "page_alloc.h"
 #include "page_writeback.h"
+#include "reclaim_mode.h"
 #include "shrinker.h"
 #include "swap.h"
 #include "vmscan.h"

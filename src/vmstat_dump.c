@@ -14,6 +14,7 @@
 
 #include "page_writeback.h"
 #include "pcp.h"
+#include "reclaim_mode.h"
 #include "vmscan.h"
 #include "vmstat.h"
 #include "vmstat_dump.h"

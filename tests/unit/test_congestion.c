@@ -18,6 +18,7 @@
 #include "gfp.h"
 #include "helpers.h"
 #include "page_writeback.h"
+#include "reclaim_mode.h"
 #include "vmscan.h"
 #include "zonelist.h"
 

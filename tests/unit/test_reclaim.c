@@ -15,6 +15,7 @@
 #include "helpers.h"
 #include "lru.h"
 #include "page_alloc.h"
+#include "reclaim_mode.h"
 #include "swap.h"
 #include "vmscan.h"
 #include "vmstat.h"

@@ -13,6 +13,7 @@
 #include <sys/syscall.h>
 
 #include "helpers.h"
+#include "topo.h"
 #include "vmstat.h"
 
 TestSuite(topology, .timeout = 30);
