@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "anon.h"
 #include "blkdev.h"
 #include "buddy.h"
 #include "engine.h"

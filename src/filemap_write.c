@@ -22,7 +22,6 @@
 #include <string.h>
 
 #include "copy_page.h"
-#include "filemap.h"
 #include "filemap_internal.h"
 #include "lru.h"
 #include "page_alloc.h"

@@ -20,7 +20,6 @@
 
 #include "buddy.h"
 #include "gfp.h"
-#include "kswapd.h"
 #include "page_alloc.h"
 #include "page_alloc_47.h"
 #include "page_writeback.h"

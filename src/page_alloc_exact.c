@@ -21,7 +21,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "gfp.h"
 #include "page_alloc.h"
 #include "shrinker.h"
 #include "vmstat.h"

@@ -10,7 +10,6 @@
  */
 #include <stdio.h>
 
-#include "page_writeback.h"
 #include "vmscan.h"
 #include "vmstat.h"
 #include "vmstat_dump.h"
