@@ -205,3 +205,26 @@ Test(real, workingset_restore_is_known_and_folded)
 	cr_assert_not_null(m);
 	cr_expect_str_eq(m->canon, "workingset_restore");
 }
+
+/* Every name of 4.7's and 4.8's vmstat_text[] and of a 6.18 kernel's file has an era. */
+Test(real, the_fixtures_of_4_7_4_8_and_6_x_have_eras_for_every_name)
+{
+	static const char *const files[] = {"vmstat-4.7-after", "vmstat-4.8-after",
+					    "vmstat-6.x-before"};
+
+	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		char path[512];
+		struct vm_dump d;
+
+		snprintf(path, sizeof(path), "%s/%s", TOOL_DATA_DIR, files[f]);
+		cr_assert_eq(dump_init(&d, path), 0);
+		cr_assert_eq(dump_load(&d, path, NULL), 0);
+		for (size_t k = 0; k < d.nr; k++) {
+			struct name_info ni;
+
+			names_lookup(d.v[k].name, &ni);
+			cr_expect_not_null(ni.era, "%s: %s", files[f], d.v[k].name);
+		}
+		dump_fini(&d);
+	}
+}
