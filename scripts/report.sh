@@ -89,6 +89,14 @@ HEAD
   done
   # A single benchmark's folder: its summary chart has no benchmark suffix.
   chart "summary" "vmstat summary, reclaim and allocation rows"
+  # Counters over time, from the columns whose folder holds a recording (counters.csv).
+  for png in "$charts"/chart-counters-*.png; do
+    [[ -s $png ]] || continue
+    name=${png##*/chart-}
+    name=${name%.png}
+    [[ -n ${counters_head:-} ]] || { printf '<h2 id="counters">counters over time</h2>\n'; counters_head=1; }
+    chart "$name" "${name#counters-}: counters over time (events as rates, levels as values)"
+  done
   cat <<'TAIL'
 <script>
 /* Counts the charts that did not load: the page's title ends with it (a check reads it). */

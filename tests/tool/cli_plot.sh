@@ -69,9 +69,10 @@ grep -q '^ *4.7-zone *4.8-node$' "$tmp/ov.out" && grep -q '^Max         mmap    
 	fail "overlay statistics: $(cat "$tmp/ov.out")"
 [ "$(grep -c "index [01] using 1:2 with steps" "$tmp/ov.gp")" -eq 4 ] ||
 	fail "the overlay script does not draw both modes (PNG and SVG): $(cat "$tmp/ov.gp")"
+cp "$tmp/rec2.csv" "$tmp/run/4.8-node/counters.csv"
 NLRU_GNUPLOT="$tmp/fake-gnuplot" "$bin" plot results "$tmp/run" -o "$tmp/all" >"$tmp/all.out" ||
 	fail "plot results"
-for chart in stutter pagealloc-order0 pagealloc-order1 summary; do
+for chart in stutter pagealloc-order0 pagealloc-order1 summary counters-4.8-node; do
 	[ -s "$tmp/all-$chart.dat" ] && [ -s "$tmp/all-$chart.gp" ] || fail "plot results: no $chart"
 	grep -q "all-$chart.png" "$tmp/all.out" || fail "plot results: $chart not listed"
 done

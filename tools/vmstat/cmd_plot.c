@@ -106,11 +106,13 @@ static int draw(const struct plot_args *a, const char *prefix)
 	return EXIT_OK;
 }
 
-static int plot_counters(const struct plot_args *a, const char *rec_path)
+/* @quiet_if_flat: a recording in which no counter changed is no chart, and no error. */
+static int plot_counters_to(const struct plot_args *a, const char *rec_path, const char *prefix,
+			    int quiet_if_flat)
 {
 	struct plot_rec r;
 	uint32_t sel[PLOT_MAX_SERIES];
-	const char *missing = NULL, *prefix = a->prefix ? a->prefix : "nlru-counters";
+	const char *missing = NULL;
 	char *buf;
 	size_t len;
 	int n, err = input_read(rec_path, &buf, &len);
@@ -131,6 +133,8 @@ static int plot_counters(const struct plot_args *a, const char *rec_path)
 	n = plot_rec_select(&r, a->nwant ? a->want : NULL, sel, &missing);
 	if (n == -ENOENT)
 		err = cli_error("%s: no counter '%s' in the recording", rec_path, missing);
+	else if (n <= 0 && quiet_if_flat)
+		fprintf(stderr, "nlru-vmstat: %s: no counter changed; no chart\n", rec_path);
 	else if (n <= 0)
 		err = cli_error("%s: no counter changed during the recording; name some with "
 				"--counter",
@@ -138,6 +142,8 @@ static int plot_counters(const struct plot_args *a, const char *rec_path)
 	else if ((err = plot_counters_write(&r, sel, n, prefix, (enum plot_fmt)a->img)))
 		err = cli_error("%s: %s", prefix, input_strerror(err));
 	plot_rec_fini(&r);
+	if (!err && n <= 0)
+		return EXIT_OK;
 	return err ? EXIT_INPUT : draw(a, prefix);
 }
 
@@ -216,6 +222,14 @@ static int plot_stutter_columns(const struct plot_args *a, const struct plot_col
 }
 
 static const char *const latency_files[] = {STUTTER_FILE, STUTTER_MMTESTS_FILE, NULL};
+
+static int plot_counters(const struct plot_args *a, const char *rec_path)
+{
+	return plot_counters_to(a, rec_path, a->prefix ? a->prefix : "nlru-counters", 0);
+}
+
+/* The name of a counters recording in a column's folder (`watch --csv` of its engine). */
+#define RECORDING_FILE "counters.csv"
 
 /*
  * A folder holding a latency log: its one distribution.  A results folder: every column it
@@ -349,6 +363,20 @@ static int plot_results(const struct plot_args *a, const char *dir)
 	    plot_find_file(dir, "stutter", "vmstat-summary.csv", path, sizeof(path))) {
 		rc = worse(rc, plot_summary(a, dir, prefix));
 		any = 1;
+	}
+	/* Counters over time, where a column's folder holds a recording of them. */
+	for (int b = 0; b < 2; b++) {
+		static const char *const benches[] = {"pagealloc", "stutter"};
+		static const char *const rec[] = {RECORDING_FILE, NULL};
+		int nr = plot_find_columns(dir, benches[b], rec, cols);
+
+		for (int c = 0; c < nr; c++) {
+			snprintf(path, sizeof(path), "%s/%s", cols[c].dir, RECORDING_FILE);
+			snprintf(prefix, sizeof(prefix), "%s-counters-%.63s", base, cols[c].name);
+			rc = worse(rc, plot_counters_to(a, path, prefix, 1));
+		}
+		if (nr == 1 && strcmp(cols[0].dir, dir) == 0)
+			break; /* the folder's own recording: found from either benchmark */
 	}
 	return any ? rc : cli_error("%s: not a results folder of the benchmarks", dir);
 }
