@@ -26,7 +26,9 @@ charts=$dir/charts
 skipped=""
 rm -rf "$charts"
 mkdir -p "$charts"
-if ! command -v gnuplot >/dev/null 2>&1 && [[ -z ${NLRU_GNUPLOT:-} ]]; then
+# The gnuplot nlru-vmstat runs: $NLRU_GNUPLOT when set, else the first on PATH.
+if { [[ -n ${NLRU_GNUPLOT:-} ]] && [[ ! -x $NLRU_GNUPLOT ]]; } ||
+  { [[ -z ${NLRU_GNUPLOT:-} ]] && ! command -v gnuplot >/dev/null 2>&1; }; then
   skipped="no charts: gnuplot is not installed (Debian package gnuplot-nox)"
 elif ! "$tool" plot results "$dir" -o "$charts/chart" >"$charts/images.txt" 2>"$charts/plot.log"; then
   skipped="no charts: nlru-vmstat plot failed ($(tail -n 1 "$charts/plot.log" | html))"

@@ -43,6 +43,15 @@ else
   echo "report: gnuplot not installed: checked the page says so"
 fi
 
+# Without gnuplot: the page still comes, with the tables, no chart and a word why.
+mkdir "$dir/nognu"
+cp -r "$dir/stutter" "$dir/nognu/"
+NLRU_GNUPLOT=/nonexistent/gnuplot "$top/scripts/report.sh" "$dir/nognu" "$vmstat" 2>/dev/null ||
+  fail "report.sh failed without gnuplot"
+grep -q 'gnuplot is not installed' "$dir/nognu/report.html" && grep -q 'Best1%Mean' "$dir/nognu/report.html" &&
+  ! grep -q '<img' "$dir/nognu/report.html" || fail "the page without gnuplot"
+echo "report: without gnuplot, the tables and a note"
+
 browser=""
 for b in chromium chromium-browser; do
   command -v "$b" >/dev/null 2>&1 && browser=$b && break
