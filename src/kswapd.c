@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "atomic.h"
+#include "current.h"
 #include "kswapd.h"
 #include "reclaim_mode.h"
 #include "topo.h"

@@ -19,13 +19,13 @@
 #include <string.h>
 
 #include "buddy.h"
+#include "current.h"
 #include "gfp.h"
 #include "page_alloc.h"
 #include "page_alloc_47.h"
 #include "page_writeback.h"
 #include "pcp.h"
 #include "reclaim_mode.h"
-#include "shrinker.h"
 #include "vmscan.h"
 #include "vmstat.h"
 #include "watermark.h"

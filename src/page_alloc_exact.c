@@ -21,8 +21,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "current.h"
 #include "page_alloc.h"
-#include "shrinker.h"
 #include "vmstat.h"
 
 #define MAX_BLOCK_PAGES (1ul << (MAX_ORDER - 1))

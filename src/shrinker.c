@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "current.h"
 #include "shrinker.h"
 #include "vmstat.h"
 

@@ -5,16 +5,6 @@
 struct nlru_engine;
 
 /*
- * current->reclaim_state: while a thread runs shrinkers, slab pages freed by any of them are
- * added here, and shrink_node() counts them as reclaimed.
- */
-struct reclaim_state {
-	unsigned long reclaimed_slab;
-};
-
-extern __thread struct reclaim_state *current_reclaim_state;
-
-/*
  * shrink_slab(): ask every shrinker for objects in proportion to @nr_scanned LRU pages
  * scanned out of @nr_eligible.  Returns objects freed (1 if the shrinker list was busy).
  */

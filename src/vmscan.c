@@ -25,6 +25,7 @@
 #include "anon.h"
 #include "atomic.h"
 #include "blkdev.h"
+#include "current.h"
 #include "filemap.h"
 #include "flusher.h"
 #include "gfp.h"

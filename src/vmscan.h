@@ -11,17 +11,6 @@
 
 struct nlru_engine;
 
-/* Task flags of the calling thread, as Linux's current->flags. */
-#define PF_MEMALLOC 0x1 /* reclaiming: allocations may use the reserves, never recurse */
-#define PF_KSWAPD 0x2   /* this thread is a kswapd */
-
-extern __thread unsigned int current_flags;
-
-static inline bool current_is_kswapd(void)
-{
-	return current_flags & PF_KSWAPD;
-}
-
 #define DEF_PRIORITY 12
 
 struct scan_control {

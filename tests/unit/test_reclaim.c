@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "anon.h"
+#include "current.h"
 #include "gfp.h"
 #include "helpers.h"
 #include "lru.h"
