@@ -45,6 +45,7 @@ struct blk_request {
 	bool write, sync, failed; /* failed: an injected error, never merged, no real I/O */
 	uint64_t pos;
 	size_t len;
+	size_t done; /* bytes the real I/O moved */
 	int nr_vecs;
 	uint64_t queued_ns, start_ns, done_ns;
 };
@@ -175,6 +176,7 @@ static void request_io(struct blk_request *rq)
 	}
 	if (iov != stack)
 		free(iov);
+	rq->done = done;
 	for (struct bio *bio = rq->first; bio; bio = bio->next) {
 		bio->err = err;
 		bio->done = done > at ? MIN(done - at, bio->len) : 0;
@@ -225,8 +227,8 @@ static void account(struct blkdev *dev, uint64_t now)
 	unsigned long in_flight = dev->count[CLASS_ASYNC] + dev->count[CLASS_SYNC];
 
 	if (in_flight) {
-		dev->stats.io_ticks_ms += delta / 1000000;
-		dev->stats.time_in_queue_ms += in_flight * delta / 1000000;
+		dev->stats.io_ticks_ns += delta;
+		dev->stats.time_in_queue_ns += in_flight * delta;
 	}
 	if (atomic_load_explicit(&dev->write_congested, memory_order_relaxed))
 		dev->stats.congested_ns += delta;
@@ -406,8 +408,9 @@ static void free_request(struct blkdev *dev, struct blk_request *rq, uint64_t no
 
 	account(dev, now);
 	dev->stats.ios[rq->write]++;
-	dev->stats.sectors[rq->write] += rq->len >> 9;
-	dev->stats.ticks_ms[rq->write] += (now - MIN(now, rq->queued_ns)) / 1000000;
+	/* blk_account_io_completion() counts the bytes done: none for a failed request. */
+	dev->stats.sectors[rq->write] += rq->done >> 9;
+	dev->stats.ticks_ns[rq->write] += now - MIN(now, rq->queued_ns);
 	dev->count[class]--;
 	if (class == CLASS_ASYNC && dev->count[class] < dev->congestion_off) {
 		atomic_store(&dev->write_congested, false);
@@ -569,13 +572,20 @@ void blkdev_read_stats(struct blkdev *dev, struct blkdev_stats *stats)
 	mutex_unlock(&dev->lock);
 }
 
+/* jiffies_to_msecs(): an unsigned int, so the kernel's millisecond fields wrap at 2^32. */
+static unsigned int ns_to_ms32(uint64_t ns)
+{
+	return (unsigned int)(ns / 1000000);
+}
+
 void blkdev_print_diskstats(struct blkdev *dev, const char *name, FILE *out)
 {
 	struct blkdev_stats s;
 
 	blkdev_read_stats(dev, &s);
-	/* diskstats_show(): reads, merges, sectors, ms; the same for writes; in flight, ms. */
-	fprintf(out, " 254       0 %s %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu\n", name,
-		s.ios[0], s.merges[0], s.sectors[0], s.ticks_ms[0], s.ios[1], s.merges[1],
-		s.sectors[1], s.ticks_ms[1], s.in_flight, s.io_ticks_ms, s.time_in_queue_ms);
+	/* diskstats_show()'s "%4d %7d %s %lu %lu %lu %u %lu %lu %lu %u %u %u %u\n". */
+	fprintf(out, "%4d %7d %s %lu %lu %lu %u %lu %lu %lu %u %u %u %u\n", 254, 0, name, s.ios[0],
+		s.merges[0], s.sectors[0], ns_to_ms32(s.ticks_ns[0]), s.ios[1], s.merges[1],
+		s.sectors[1], ns_to_ms32(s.ticks_ns[1]), (unsigned int)s.in_flight,
+		ns_to_ms32(s.io_ticks_ns), ns_to_ms32(s.time_in_queue_ns));
 }

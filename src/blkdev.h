@@ -14,9 +14,9 @@
  *   - one transfer runs at a time at the modelled bandwidth, and each request completes a
  *     fixed latency after its transfer (so requests in flight overlap their latencies, as a
  *     queue of depth > 1 does);
- *   - requests are dispatched by the deadline scheduler's rules: reads (and synchronous
- *     writes) before asynchronous writes, in batches of fifo_batch, with writes served after
- *     writes_starved read batches or once they have waited write_expire;
+ *   - requests are dispatched by the deadline scheduler's batching: one direction at a
+ *     time in batches of fifo_batch, reads first, writes served after writes_starved read
+ *     batches (its expiry times are not modelled);
  *   - each direction has nr_requests requests; a submitter finding none free sleeps until
  *     one is (get_request()), and the device is congested from 7/8 of them until it falls
  *     below 13/16 (blk_queue_congestion_threshold()), which congestion_wait() and
@@ -98,22 +98,31 @@ bool blkdev_write_congested(const struct blkdev *dev);
  */
 bool blkdev_congestion_wait(struct blkdev *dev, uint64_t timeout_ns);
 
-/* What the device did, as /proc/diskstats counts it. */
+/*
+ * What the device did, as /proc/diskstats counts it (block/genhd.c diskstats_show and
+ * part_round_stats() of v4.8): times are summed in engine nanoseconds here and printed in
+ * milliseconds, so no fraction of a millisecond is lost between two updates.
+ */
 struct blkdev_stats {
-	unsigned long ios[2];           /* requests completed: [0] reads, [1] writes */
-	unsigned long merges[2];        /* bios merged into a waiting request */
-	unsigned long sectors[2];       /* 512-byte sectors transferred */
-	unsigned long ticks_ms[2];      /* time from queueing to completion, summed */
-	unsigned long in_flight;        /* requests allocated now */
-	unsigned long io_ticks_ms;      /* time the device had requests in flight */
-	unsigned long time_in_queue_ms; /* in_flight integrated over time */
-	unsigned long submit_waits;     /* submitters that slept for a free request */
-	unsigned long congested_ns;     /* time with writes congested */
+	unsigned long ios[2];       /* requests completed: [0] reads, [1] writes */
+	unsigned long merges[2];    /* bios merged into a waiting request */
+	unsigned long sectors[2];   /* 512-byte sectors transferred */
+	uint64_t ticks_ns[2];       /* time from queueing to completion, summed */
+	unsigned long in_flight;    /* requests allocated now (queued or dispatched) */
+	uint64_t io_ticks_ns;       /* time the device had requests in flight */
+	uint64_t time_in_queue_ns;  /* in_flight integrated over time */
+	unsigned long submit_waits; /* submitters that slept for a free request */
+	uint64_t congested_ns;      /* time with writes congested */
 };
 
 void blkdev_read_stats(struct blkdev *dev, struct blkdev_stats *stats);
 
-/* One /proc/diskstats line for the device, named @name (major 254, minor 0). */
+/*
+ * One /proc/diskstats line for the device, named @name, in 4.8's format (4.7's is the same):
+ * major 254, minor 0, then reads, reads merged, sectors read, ms reading, the same four for
+ * writes, I/Os in flight, ms with I/O in flight, weighted ms.  The millisecond fields and
+ * in-flight wrap at 2^32 as the kernel's %u does.
+ */
 void blkdev_print_diskstats(struct blkdev *dev, const char *name, FILE *out);
 
 #endif /* NODELRU_BLKDEV_H */

@@ -12,6 +12,8 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "blkdev.h"
+#include "log.h"
 #include "page_writeback.h"
 #include "pcp.h"
 #include "reclaim_mode.h"
@@ -180,5 +182,18 @@ int nlru_zoneinfo_dump(struct nlru_engine *eng, FILE *out)
 	if (!eng || !out)
 		return -EINVAL;
 	eng->mode->dump_zoneinfo(eng, out);
+	return ferror(out) ? -EIO : 0;
+}
+
+int nlru_diskstats_dump(struct nlru_engine *eng, FILE *out)
+{
+	if (!eng)
+		return -EINVAL;
+	if (!out) {
+		log_err(&eng->log, "diskstats dump: no FILE to write to");
+		return -EINVAL;
+	}
+	if (eng->blkdev)
+		blkdev_print_diskstats(eng->blkdev, "nlru0", out);
 	return ferror(out) ? -EIO : 0;
 }

@@ -7,6 +7,8 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -223,5 +225,77 @@ Test(filemap_device, readahead_runs_ahead_of_a_sequential_reader)
 		cr_assert_eq(buf[i], byte_at(i, 9), "byte %zu", i);
 	cr_expect_eq(vmstat_value(eng, "pgpgin"), 128 * 4);
 	cr_assert_eq(nlru_file_close(f), 0);
+	destroy_engine(eng);
+}
+
+/* The dump of an engine's device: one line of 4.8's /proc/diskstats, counting what it did. */
+static void read_diskstats(struct nlru_engine *eng, unsigned long v[11], char *line, size_t size)
+{
+	unsigned int major, minor;
+	char name[32];
+	FILE *f = fmemopen(line, size, "w");
+
+	cr_assert_not_null(f);
+	cr_assert_eq(nlru_diskstats_dump(eng, f), 0);
+	fclose(f);
+	cr_assert_eq(sscanf(line, "%u %u %31s %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu", &major,
+			    &minor, name, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7],
+			    &v[8], &v[9], &v[10]),
+		     14, "%s", line);
+	cr_expect_eq(major, 254);
+	cr_expect_eq(minor, 0);
+	cr_expect_str_eq(name, "nlru0");
+	cr_expect(strncmp(line, " 254       0 nlru0 ", 19) == 0, "not %%4d %%7d %%s: %s", line);
+}
+
+Test(filemap_device, diskstats_count_the_requests)
+{
+	struct nlru_engine *eng = device_engine(false);
+	static unsigned char buf[128 * 4096];
+	unsigned long v[11];
+	struct nlru_file *f;
+	char line[256];
+
+	read_diskstats(eng, v, line, sizeof(line));
+	for (int i = 0; i < 11; i++)
+		cr_expect_eq(v[i], 0, "field %d of a new device: %s", i + 4, line);
+	make_file(test_path("s"), sizeof(buf), 9);
+	cr_assert_eq(nlru_file_open(eng, test_path("s"), O_RDONLY, 0, 0, &f), 0);
+	cr_assert_eq(nlru_file_pread(f, buf, sizeof(buf), 0), (long)sizeof(buf));
+	cr_assert_eq(nlru_file_close(f), 0);
+	cr_assert_eq(nlru_file_open(eng, test_path("w"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f),
+		     0);
+	cr_assert_eq(nlru_file_pwrite(f, buf, 16 * 4096, 0), 16 * 4096);
+	cr_assert_eq(nlru_file_fsync(f), 0);
+	cr_assert_eq(nlru_file_close(f), 0);
+	read_diskstats(eng, v, line, sizeof(line));
+	/* Readahead windows, each one request: 1 page, then windows of 32. */
+	cr_expect_geq(v[0], 4, "%s", line);
+	cr_expect_leq(v[0], 128 / 32 + 2, "%s", line);
+	cr_expect_eq(v[2], 128 * 8, "sectors read: %s", line);
+	cr_expect_geq(v[4], 1, "%s", line);
+	cr_expect_eq(v[6], 16 * 8, "sectors written: %s", line);
+	cr_expect_geq(v[3] + v[7], 1, "no time counted for requests of 200 us and more: %s", line);
+	cr_expect_geq(v[9], 1, "%s", line);
+	cr_expect_geq(v[10], v[9], "weighted time below the busy time: %s", line);
+	destroy_engine(eng);
+}
+
+/* Without the device nothing is printed; a NULL FILE is refused and logged. */
+Test(filemap_device, diskstats_of_an_engine_without_the_device)
+{
+	struct nlru_engine *eng = test_engine(8, NULL);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	cr_assert_eq(nlru_diskstats_dump(eng, f), 0);
+	fclose(f);
+	cr_expect_eq(len, 0, "printed: %s", text);
+	free(text);
+	test_log_count = 0;
+	cr_expect_eq(nlru_diskstats_dump(eng, NULL), -EINVAL);
+	cr_expect_eq(test_log_count, 1);
+	cr_expect_eq(nlru_diskstats_dump(NULL, stdout), -EINVAL);
 	destroy_engine(eng);
 }
