@@ -293,6 +293,13 @@ int harness_dump(struct nlru_engine *eng, const char *dir, const char *when)
 	if (!(f = harness_fopen(dir, name, "w")))
 		return -EIO;
 	r = nlru_zoneinfo_dump(eng, f);
+	if (close_checked(f) || r)
+		return -EIO;
+	/* Empty for an engine without the block device. */
+	snprintf(name, sizeof(name), "diskstats-%s", when);
+	if (!(f = harness_fopen(dir, name, "w")))
+		return -EIO;
+	r = nlru_diskstats_dump(eng, f);
 	return close_checked(f) || r ? -EIO : 0;
 }
 

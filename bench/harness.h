@@ -94,8 +94,9 @@ int harness_path(char *buf, const char *dir, const char *name);
 FILE *harness_fopen(const char *dir, const char *name, const char *mode);
 
 /*
- * harness_dump - write the engine's /proc/vmstat and /proc/zoneinfo dumps to
- * "<dir>/vmstat-<when>" and "<dir>/zoneinfo-<when>".  0 or -errno.
+ * harness_dump - write the engine's /proc/vmstat, /proc/zoneinfo and /proc/diskstats dumps to
+ * "<dir>/vmstat-<when>", "<dir>/zoneinfo-<when>" and "<dir>/diskstats-<when>" (empty without
+ * the block device).  0 or -errno.
  */
 int harness_dump(struct nlru_engine *eng, const char *dir, const char *when);
 

@@ -38,6 +38,11 @@ for f in $files vmstat-summary.txt vmstat-summary.csv vmstat-summary.json \
     4.7-zone/vmstat-before 4.7-zone/vmstat-after 4.8-node/zoneinfo-before 4.8-node/zoneinfo-after; do
   [ -s "$dir/$f" ] || fail "$f missing or empty"
 done
+# The device's dumps: empty when the engine runs without the block device.
+for f in 4.7-zone/diskstats-before 4.7-zone/diskstats-after 4.8-node/diskstats-before \
+    4.8-node/diskstats-after; do
+  [ -f "$dir/$f" ] || fail "$f missing"
+done
 # Zone mode dumps Linux 4.7's names, node mode 4.8's.
 grep -q '^pgscan_kswapd_normal ' "$dir/4.7-zone/vmstat-after" || fail "zone mode dump is not 4.7's"
 grep -q '^pgscan_kswapd ' "$dir/4.8-node/vmstat-after" || fail "node mode dump is not 4.8's"
