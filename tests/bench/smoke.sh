@@ -71,4 +71,14 @@ if [ "$bench" = stutter ]; then
     grep -q "$r" "$dir/short.txt" || fail "short run: no row matching '$r'"
   done
 fi
+# With the block device model the device's dumps count its requests, and nlru-vmstat reads
+# them as iostat does.
+if [ "$bench" = stutter ]; then
+  "$prog" --quiet --mib 16 --iterations 1 --settle-ms 0 --modes node --set blkdev_mbs=400 \
+    --results "$dir/device" >/dev/null || fail "a run with the block device failed"
+  "$vmstat" diskstats "$dir/device/4.8-node/diskstats-before" \
+    "$dir/device/4.8-node/diskstats-after" >"$dir/device.txt" ||
+    fail "nlru-vmstat could not read the diskstats dumps"
+  grep -q '^nlru0 ' "$dir/device.txt" || fail "no I/O of the device nlru0 in the diskstats dumps"
+fi
 echo "smoke $bench: ok"

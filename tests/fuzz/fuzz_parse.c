@@ -1,9 +1,9 @@
 /*
  * libFuzzer target of nlru-vmstat's parsers.  Every input goes through each reader the tool
- * has (vmstat dump, zoneinfo, stutter log, watch recording, mmtests tests-timestamp) and then
- * through the formatters that walk what was parsed, so a parser bug that leaves a bad structure
- * shows up as a crash or a sanitizer report.  Built only by tests/fuzz/fuzz.sh with clang, never by
- * meson.
+ * has (vmstat dump, zoneinfo, diskstats, stutter log, watch recording, mmtests tests-timestamp) and
+ * then through the formatters that walk what was parsed, so a parser bug that leaves a bad
+ * structure shows up as a crash or a sanitizer report.  Built only by tests/fuzz/fuzz.sh with
+ * clang, never by meson.
  */
 #include <math.h>
 #include <stdint.h>
@@ -12,6 +12,7 @@
 
 #include "compare.h"
 #include "diff.h"
+#include "diskstats.h"
 #include "dump.h"
 #include "input.h"
 #include "mmtests.h"
@@ -74,6 +75,21 @@ static void fuzz_zoneinfo(const char *buf, size_t len, const struct vm_diag *dia
 	zoneinfo_fini(&zi);
 }
 
+static void fuzz_diskstats(const char *buf, size_t len, const struct vm_diag *diag)
+{
+	struct diskstats ds;
+
+	if (diskstats_init(&ds, "fuzz"))
+		return;
+	if (diskstats_parse(&ds, buf, len, diag) == 0) {
+		diskstats_print(&ds, 1, OUT_TEXT, sink());
+		diskstats_print(&ds, 0, OUT_JSON, sink());
+		diskstats_diff_print(&ds, &ds, 1.5, 1, OUT_CSV, sink());
+		diskstats_diff_print(&ds, &ds, NAN, 0, OUT_TEXT, sink());
+	}
+	diskstats_fini(&ds);
+}
+
 static void fuzz_stutter(const char *buf, size_t len, const struct vm_diag *diag)
 {
 	struct stutter_samples s;
@@ -116,6 +132,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	input_is_binary(buf, size);
 	fuzz_dump(buf, size, &diag);
 	fuzz_zoneinfo(buf, size, &diag);
+	fuzz_diskstats(buf, size, &diag);
 	fuzz_stutter(buf, size, &diag);
 	fuzz_recording(buf, size, &diag);
 	fuzz_mmtests(buf, size, &diag);

@@ -116,6 +116,21 @@ if [ -w /dev/full ]; then
 	done
 fi
 
+# diskstats: one file, two files over an interval, and what is not a diskstats file.
+expect 0 'the layout of Linux 5.5 on, 17 statistics' "$bin" diskstats "$data/diskstats-6.18-after"
+expect 0 'name,major,minor,statistics' "$bin" diskstats --csv /proc/diskstats
+expect 0 '"r_s":128.5' "$bin" diskstats --json --elapsed 2 \
+	"$data/engine-node-diskstats-before" "$data/engine-node-diskstats-after"
+expect 0 '%util' "$bin" diskstats "$data/diskstats-6.18-before" "$data/diskstats-6.18-after" \
+	--elapsed 1.324795
+expect 0 'went down' "$bin" diskstats "$data/diskstats-6.18-after" "$data/diskstats-6.18-before"
+expect 0 'no block device' "$bin" diskstats "$tmp/empty"
+expect 2 'not a diskstats file' "$bin" diskstats "$data/vmstat-4.8-after"
+expect 2 '--elapsed belongs to two files' "$bin" diskstats --elapsed 1 "$data/diskstats-6.18-after"
+expect 2 'expected FILE, or BEFORE and AFTER' "$bin" diskstats
+expect 2 'binary file' "$bin" diskstats "$tmp/binary"
+expect 2 "a diskstats file, not a vmstat dump" "$bin" show "$data/diskstats-6.18-after"
+
 expect 2 'unknown command' "$bin" frobnicate
 expect 0 'usage' "$bin" --help
 

@@ -36,6 +36,8 @@ const char *cli_dump_strerror(int err)
 {
 	if (err == -EMEDIUMTYPE)
 		return "a zoneinfo file, not a vmstat dump (use 'nlru-vmstat zoneinfo')";
+	if (err == -ENOEXEC)
+		return "a diskstats file, not a vmstat dump (use 'nlru-vmstat diskstats')";
 	if (err == -EBADMSG)
 		return "no 'name value' counter line found";
 	return input_strerror(err);

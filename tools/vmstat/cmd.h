@@ -8,5 +8,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_zoneinfo(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_diskstats(int argc, char **argv);
 
 #endif /* NODELRU_TOOLS_VMSTAT_CMD_H */

@@ -300,6 +300,11 @@ int dump_load(struct vm_dump *d, const char *path, const struct vm_diag *diag)
 		free(buf);
 		return -EMEDIUMTYPE;
 	}
+	/* A diskstats line would be a malformed line: the file is refused as a whole. */
+	if (input_is_diskstats(buf, len)) {
+		free(buf);
+		return -ENOEXEC;
+	}
 	err = dump_parse(d, buf, len, diag);
 	free(buf);
 	if (!err && d->nr == 0)

@@ -116,6 +116,23 @@ int input_is_zoneinfo(const char *buf, size_t len)
 	return len >= 5 && memcmp(buf, "Node ", 5) == 0;
 }
 
+int input_is_diskstats(const char *buf, size_t len)
+{
+	size_t pos = 0, n;
+	const char *s;
+
+	while ((s = input_next_line(buf, len, &pos, &n))) {
+		size_t i = 0;
+
+		while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+			i++;
+		if (i == n || s[i] == '#')
+			continue;
+		return s[i] >= '0' && s[i] <= '9';
+	}
+	return 0;
+}
+
 const char *input_strerror(int err)
 {
 	switch (err) {

@@ -35,6 +35,13 @@ const char *input_next_line(const char *buf, size_t len, size_t *pos, size_t *li
  */
 int input_is_zoneinfo(const char *buf, size_t len);
 
+/*
+ * input_is_diskstats - does @buf's first line that is neither blank nor a '#' comment open,
+ * after blanks, with a digit, as /proc/diskstats' "   8       0 sda ..." does?  A vmstat dump
+ * opens with a counter name and a zoneinfo with "Node".
+ */
+int input_is_diskstats(const char *buf, size_t len);
+
 /* input_strerror - a message for the codes above ("is a directory", "empty file", ...). */
 const char *input_strerror(int err);
 

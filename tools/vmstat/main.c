@@ -1,7 +1,8 @@
 /*
  * nlru-vmstat - read, diff, compare and plot vmstat and zoneinfo dumps of nodelru and of Linux
- * 4.7, 4.8 and 6.x.  This file only dispatches; each subcommand lives in cmd_*.c and the work
- * in the library files they call.  docs/vmstat-tool.md is the user guide.
+ * 4.7, 4.8 and 6.x, and read /proc/diskstats as iostat -x does.  This file only dispatches; each
+ * subcommand lives in cmd_*.c and the work in the library files they call.  docs/vmstat-tool.md is
+ * the user guide.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,6 +23,9 @@ static const char usage[] =
 	"          NAME=TESTS_TIMESTAMP ...     (or runs read from mmtests tests-timestamp files)\n"
 	"          [--extended]                 (also pgrefill, pgskip and workingset rows)\n"
 	"  zoneinfo FILE                        per node and zone: free, watermarks, sizes, LRUs\n"
+	"  diskstats FILE [--all]               /proc/diskstats: each device's counts\n"
+	"  diskstats BEFORE AFTER [--elapsed S] [--all]\n"
+	"                                       iostat -x: MB/s, IOPS, request size, await, %util\n"
 	"  watch [SOURCE] [--interval S] [--count N]\n"
 	"                                       print changing counters of SOURCE (/proc/vmstat)\n"
 	"  plot counters RECORDING [--counter NAME]... [-o PREFIX] [--png|--svg] [--no-run]\n"
@@ -36,8 +40,9 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{"show", cmd_show},         {"diff", cmd_diff},   {"compare", cmd_compare},
-	{"zoneinfo", cmd_zoneinfo}, {"watch", cmd_watch}, {"plot", cmd_plot},
+	{"show", cmd_show},           {"diff", cmd_diff},   {"compare", cmd_compare},
+	{"zoneinfo", cmd_zoneinfo},   {"watch", cmd_watch}, {"plot", cmd_plot},
+	{"diskstats", cmd_diskstats},
 };
 
 /*
