@@ -396,7 +396,7 @@ static void check_engine(struct nlru_engine *eng, bool idle)
 			if (zone_check_free_lists(zone, &eng->log) == 0 && idle)
 				zone_check_all_free(zone, &eng->log);
 			spin_unlock(&zone->lock);
-			if (zone->page_lruvec == &zone->zm->lruvec) {
+			if (!lruvec_is_node(zone->page_lruvec)) {
 				spin_lock(&zone->zm->lruvec.lru_lock);
 				lruvec_check_lists(&zone->zm->lruvec);
 				spin_unlock(&zone->zm->lruvec.lru_lock);
@@ -410,7 +410,7 @@ static void check_engine(struct nlru_engine *eng, bool idle)
 						nlru_zone_stat_name(zone_items_in_use[i]),
 						zone_page_state(zone, zone_items_in_use[i]));
 		}
-		if (pgdat->node_zones[0].page_lruvec == &pgdat->lruvec) {
+		if (lruvec_is_node(pgdat->node_zones[0].page_lruvec)) {
 			spin_lock(&pgdat->lruvec.lru_lock);
 			lruvec_check_lists(&pgdat->lruvec);
 			spin_unlock(&pgdat->lruvec.lru_lock);

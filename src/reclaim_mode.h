@@ -45,7 +45,9 @@
  *    - eligibility (inactive_list_is_low, inactive_reclaimable_pages): 4.8 leaves out the
  *      pages of zones above reclaim_idx, which a zone's lruvec never holds;
  *    - should_reclaim_retry's reclaimable estimate: the zone's LRU pages (4.8), or its
- *      lruvec's reclaimable pages, isolated ones included (4.7).
+ *      lruvec's reclaimable pages, isolated ones included (4.7);
+ *    - the full debug checks at destruction (check_engine in engine.c): the node's lists,
+ *      or each zone's lists and the zone copies of the node counters.
  */
 #ifndef NODELRU_RECLAIM_MODE_H
 #define NODELRU_RECLAIM_MODE_H
