@@ -254,8 +254,8 @@ static int readahead_window(struct nlru_file *file, uint32_t index, int n)
 {
 	uint64_t pages_in_file = (file->size + PAGE_SIZE - 1) >> PAGE_SHIFT;
 
-	if (index < pages_in_file)
-		n = (int)MIN((uint64_t)n, pages_in_file - index);
+	/* Nothing is read ahead past the end of the file: a page there is only zeroes. */
+	n = index < pages_in_file ? (int)MIN((uint64_t)n, pages_in_file - index) : 1;
 	/* Nor past the last page index a file can have: index + n would wrap to page 0. */
 	n = (int)MIN((uint64_t)n, (uint64_t)UINT32_MAX - index + 1);
 	/* Stop the window at the first page already cached. */
