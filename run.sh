@@ -20,6 +20,8 @@ usage: ./run.sh [options]
                      machine's own)
   --set NAME=VALUE   an engine tunable for every engine (repeatable; see build/tools/nlru-tunables)
   --iterations N     stutter: hog + copy rounds per mode (default 5)
+  --engine-scale     stutter at the engine's own scale, not the node-lru series' time scale
+                     (docs/benchmarks.md, "The scale rule")
   --outer N          pagealloc: samples per order and batch (default 15)
   --sample-pages N   pagealloc: pages one sample allocates at the least (default 16384)
   --exact            pagealloc with mmtests' own counts (10000 inner iterations: hours here)
@@ -46,6 +48,7 @@ while (($#)); do
   case $1 in
   -h | --help) usage; exit 0 ;;
   --exact) pagealloc_opts+=(--exact); shift; continue ;;
+  --engine-scale) stutter_opts+=(--engine-scale); shift; continue ;;
   --bench | --modes | --mib | --topology | --set | --iterations | --outer | --sample-pages | --results)
     (($# >= 2)) || { echo "run.sh: $1 needs a value" >&2; exit 2; } ;;
   *) echo "run.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
@@ -77,7 +80,10 @@ IFS=, read -ra list <<<"$benches"
 for b in "${list[@]}"; do
   case $b in
   pagealloc) run_bench pagealloc "${pagealloc_opts[@]}" ;;
-  stutter) run_bench stutter "${stutter_opts[@]}" ;;
+  stutter)
+    run_bench stutter "${stutter_opts[@]}"
+    scripts/series-table.py "$results/stutter" | tee -a "$results/report.txt"
+    ;;
   *) echo "run.sh: unknown benchmark '$b'" >&2; exit 2 ;;
   esac
 done

@@ -28,6 +28,7 @@
 #include "mmtable.h"
 #include "mmtests_results.h"
 #include "out.h"
+#include "series_scale.h"
 #include "stutter.h"
 #include "stutter_probe.h"
 #include "vmsummary.h"
@@ -55,6 +56,7 @@ struct stutter {
 	long probe_pages;    /* 0: stutter_probe_pages() of the engine */
 	const char *workdir; /* where the copied files live; default: the results folder */
 	int drop_open_group; /* mmtests' loss of the probe's last, unfinished group */
+	int engine_scale;    /* 1: the engine's own tunables, not the series' time scale */
 	uint64_t file_bytes; /* DD_FILESIZE: twice the engine's memory */
 	size_t hog_pages, probe;
 	char src[HARNESS_PATH_MAX], dst[HARNESS_PATH_MAX], cal[HARNESS_PATH_MAX];
@@ -241,6 +243,18 @@ static int size_from(struct stutter *st, struct nlru_engine *eng)
 	return make_source(st);
 }
 
+/* The series' time scale (series_scale.h) unless --engine-scale; the user's --set comes after. */
+static const char *const *series_sets(struct stutter *st)
+{
+	static char buf[SERIES_SCALE_SETS][48];
+	static const char *sets[SERIES_SCALE_SETS + 1];
+
+	if (st->engine_scale)
+		return NULL;
+	series_scale_tunables(st->h.node_mib, buf, sets);
+	return sets;
+}
+
 static int run_mode(struct stutter *st, int m)
 {
 	enum nlru_mode mode = st->h.modes[m];
@@ -252,7 +266,7 @@ static int run_mode(struct stutter *st, int m)
 	if ((r = harness_path(run->dir, st->h.results, run->column)) ||
 	    (r = harness_mkdir(run->dir)))
 		return r;
-	if ((r = harness_engine(&st->h, mode, NULL, &eng)))
+	if ((r = harness_engine(&st->h, mode, series_sets(st), &eng)))
 		return r;
 	r = size_from(st, eng);
 	if (!r)
@@ -453,10 +467,28 @@ static int write_mmtests(const struct stutter *st)
 	return r;
 }
 
+/* Which scale the engines ran at, above the tables. */
+static void print_scale(struct stutter *st)
+{
+	const char *const *sets = series_sets(st);
+
+	if (!sets) {
+		printf("stutter at the engine's own scale (--engine-scale)\n\n");
+		return;
+	}
+	printf("stutter on the node-lru series' time scale:");
+	for (; *sets; sets++)
+		printf(" %s", *sets);
+	printf("\n\n");
+}
+
 static int report(struct stutter *st)
 {
 	struct vmsummary_run runs[HARNESS_MAX_MODES];
-	int r = latency_table(st);
+	int r;
+
+	print_scale(st);
+	r = latency_table(st);
 
 	if (!r)
 		r = write_speed_table(st);
@@ -489,6 +521,8 @@ static void usage(FILE *to)
 		"folder)\n"
 		"  --drop-open-group  log as mmtests does: the probe's last group of fast samples, "
 		"unfinished at the stop, is lost\n"
+		"  --engine-scale     the engine's own tunables; by default the series' time scale: "
+		"dma32_pct, watermark_scale_factor and blkdev_mbs set as docs/benchmarks.md says\n"
 		"%s",
 		harness_usage);
 }
@@ -501,6 +535,8 @@ static int parse_own(void *arg, const char *opt, const char *val)
 
 	if (strcmp(opt, "--drop-open-group") == 0)
 		return st->drop_open_group = 1, 0;
+	if (strcmp(opt, "--engine-scale") == 0)
+		return st->engine_scale = 1, 0;
 	if (!val)
 		return -EINVAL;
 	if (strcmp(opt, "--dir") == 0)

@@ -65,8 +65,20 @@ diff -u "$dir/vmstat-summary.txt" "$dir/readback.txt" >&2 ||
 # A run too short for the probe to finish a group, logged as mmtests logs (the open group
 # dropped), has no latency sample: its column prints "-" and the other tables still come.
 if [ "$bench" = stutter ]; then
+  # On the series' time scale by default (the block device model on), with its rows beside
+  # the series' own; --engine-scale runs the engine's own tunables and says so.
+  grep -q "^stutter on the node-lru series' time scale: .*blkdev_mbs=" "$dir/out.txt" ||
+    fail "the default run does not say it ran on the series' time scale"
+  "$(dirname "$0")/../../scripts/series-table.py" "$dir" >"$dir/series.txt" ||
+    fail "series-table.py could not read the run"
+  for r in '^Allocation.stalls' '^Page.writes.by.reclaim' '^Max.latency'; do
+    grep -q "$r" "$dir/series.txt" || fail "series table: no row matching '$r'"
+  done
   "$prog" --quiet --mib 16 --iterations 1 --settle-ms 0 --drop-open-group --probe-pages 16 \
-    --results "$dir/short" >"$dir/short.txt" 2>/dev/null || fail "a short run failed"
+    --engine-scale --results "$dir/short" >"$dir/short.txt" 2>/dev/null ||
+    fail "a short run failed"
+  grep -q "^stutter at the engine's own scale" "$dir/short.txt" ||
+    fail "--engine-scale does not say so"
   for r in '^Min.........mmap' '^Ops.Write' '^Allocation.stalls'; do
     grep -q "$r" "$dir/short.txt" || fail "short run: no row matching '$r'"
   done
