@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 #include "debug.h"
-#include "spinlock.h"
+#include "witness.h"
 
 /* Page flag bits, named as Linux's enum pageflags. */
 enum pageflags {
