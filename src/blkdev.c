@@ -1,6 +1,7 @@
 /*
  * blkdev.c - the block device model (blkdev.h): request queue, deadline dispatch, modelled
- * transfer and latency, congestion, and the completion thread that does the real I/O.
+ * transfer and latency, congestion, and the completion thread that does the real I/O; or,
+ * for a direct device, the same queue in front of the real I/O with O_DIRECT, timed by it.
  *
  * Locking: dev->lock (a mutex) protects the queues, the counts, the clock of the transfer
  * channel and the statistics.  It is a leaf: nothing else is taken under it.  The real I/O
@@ -13,13 +14,17 @@
  * transfer instead), and separate devices for swap and files.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <linux/magic.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -98,12 +103,103 @@ static struct timespec ns_to_timespec(uint64_t ns)
 
 /* ---- bios and the real I/O ---------------------------------------------------------- */
 
+/* A file system in memory: its "direct" I/O is a copy, no disk's.  Then why, in @why. */
+static bool in_memory(const struct statfs *fs, char *why, size_t size)
+{
+	if (fs->f_type != TMPFS_MAGIC && fs->f_type != RAMFS_MAGIC)
+		return false;
+	snprintf(why, size, "it is on %s, in memory: its direct I/O would be a copy, not a disk's",
+		 fs->f_type == TMPFS_MAGIC ? "tmpfs" : "ramfs");
+	return true;
+}
+
+int blkdev_direct_precheck(const char *path, const char *what, const struct nlru_log *log)
+{
+	char dir[4096], why[160], *slash;
+	struct statfs fs;
+	int r = statfs(path, &fs);
+
+	if (r < 0 && errno == ENOENT) {
+		snprintf(dir, sizeof(dir), "%s", path);
+		/* The folder of a file still to be created: "/" for "/name", "." for "name". */
+		slash = strrchr(dir, '/');
+		if (slash == dir)
+			dir[1] = '\0';
+		else if (slash)
+			*slash = '\0';
+		r = statfs(slash ? dir : ".", &fs);
+	}
+	if (r == 0 && in_memory(&fs, why, sizeof(why))) {
+		log_err(log, "%s: blkdev_direct needs a file on a disk, and %s", what, why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Why the file of @fd cannot be used with O_DIRECT by the engine, or NULL if it can. */
+static const char *direct_refusal(int fd, char *why, size_t size)
+{
+	struct statfs fs;
+
+	if (fstatfs(fd, &fs) == 0 && in_memory(&fs, why, size))
+		return why;
+#ifdef STATX_DIOALIGN
+	struct statx sx;
+
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) == 0 &&
+	    (sx.stx_mask & STATX_DIOALIGN)) {
+		if (!sx.stx_dio_offset_align) {
+			snprintf(why, size, "its file system does no direct I/O");
+			return why;
+		}
+		if (sx.stx_dio_offset_align > DIO_ALIGN || sx.stx_dio_mem_align > DIO_ALIGN) {
+			snprintf(
+				why, size,
+				"its direct I/O needs offsets aligned to %u bytes and memory to %u, "
+				"more than the engine's %u",
+				sx.stx_dio_offset_align, sx.stx_dio_mem_align, DIO_ALIGN);
+			return why;
+		}
+	}
+#endif
+	return NULL;
+}
+
+int blkdev_open_direct(int fd, bool writable, const char *what, const struct nlru_log *log,
+		       int *dio_fd)
+{
+	char path[64], why[160];
+	int err;
+
+	*dio_fd = -1;
+	if (direct_refusal(fd, why, sizeof(why))) {
+		log_err(log, "%s: blkdev_direct needs a file on a disk, and %s", what, why);
+		return -EINVAL;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	*dio_fd = open(path, (writable ? O_RDWR : O_RDONLY) | O_DIRECT | O_CLOEXEC);
+	if (*dio_fd >= 0)
+		return 0;
+	err = errno; /* before logging: the log callback may change it */
+	if (err == EINVAL)
+		log_err(log,
+			"%s: blkdev_direct needs a file on a disk, and its file system refuses "
+			"O_DIRECT",
+			what);
+	else
+		log_err(log, "%s: cannot open it again with O_DIRECT through %s: %s", what, path,
+			strerror(err));
+	return -err;
+}
+
 struct bio *bio_alloc(int nr_vecs)
 {
 	struct bio *bio = calloc(1, sizeof(*bio) + sizeof(struct iovec) * (size_t)nr_vecs);
 
-	if (bio)
+	if (bio) {
 		bio->max_vecs = nr_vecs;
+		bio->dio_fd = -1;
+	}
 	return bio;
 }
 
@@ -154,6 +250,47 @@ static int do_rw(int fd, bool write, struct iovec *iov, int cnt, uint64_t pos, s
 	return 0;
 }
 
+static bool dio_aligned(const struct iovec *v)
+{
+	return v->iov_len && !(v->iov_len % DIO_ALIGN) && !((uintptr_t)v->iov_base % DIO_ALIGN);
+}
+
+/*
+ * do_rw() through @dio_fd (O_DIRECT) for the leading pieces O_DIRECT takes, aligned in length
+ * and address at an aligned offset, and through the buffered @fd from the first piece it
+ * does not on: a partial last page, or what follows a short transfer that ended unaligned (a
+ * read meeting the end of the file).  The host's kernel keeps the two coherent: a direct read
+ * writes back the buffered pages of its range first, and a direct write drops them.
+ */
+static int do_rw_direct(int dio_fd, int fd, bool write, struct iovec *iov, int cnt, uint64_t pos,
+			size_t *done)
+{
+	*done = 0;
+	while ((cnt = iov_skip(&iov, cnt, 0)) > 0) {
+		bool direct = !((pos + *done) % DIO_ALIGN);
+		int chunk = 0;
+		ssize_t n;
+
+		while (direct && chunk < MIN(cnt, IOV_MAX) && dio_aligned(&iov[chunk]))
+			chunk++;
+		if (!chunk) {
+			direct = false;
+			chunk = MIN(cnt, IOV_MAX);
+		}
+		n = write ? pwritev(direct ? dio_fd : fd, iov, chunk, (off_t)(pos + *done))
+			  : preadv(direct ? dio_fd : fd, iov, chunk, (off_t)(pos + *done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno;
+		if (n == 0)
+			return write ? EIO : 0;
+		*done += (size_t)n;
+		cnt = iov_skip(&iov, cnt, (size_t)n);
+	}
+	return 0;
+}
+
 /* Do @rq's real I/O, one call for all its bios, and give each bio its share.  No lock. */
 static void request_io(struct blk_request *rq)
 {
@@ -172,7 +309,9 @@ static void request_io(struct blk_request *rq)
 			memcpy(iov + cnt, bio->vecs, sizeof(*iov) * (size_t)bio->nr_vecs);
 			cnt += bio->nr_vecs;
 		}
-		err = do_rw(rq->fd, rq->write, iov, cnt, rq->pos, &done);
+		err = rq->first->dio_fd >= 0 ? do_rw_direct(rq->first->dio_fd, rq->fd, rq->write,
+							    iov, cnt, rq->pos, &done)
+					     : do_rw(rq->fd, rq->write, iov, cnt, rq->pos, &done);
 	}
 	if (iov != stack)
 		free(iov);
@@ -382,10 +521,30 @@ static struct blk_request *pick_request(struct blkdev *dev)
 	return fifo_pop(&dev->queue[dir]);
 }
 
-/* Give @rq its modelled times and put it in flight.  Locked. */
-static void dispatch(struct blkdev *dev, struct blk_request *rq)
+/* The times of @rq and its bios: when its transfer started and when it completes. */
+static void set_times(struct blk_request *rq, uint64_t start_ns, uint64_t done_ns)
 {
-	uint64_t xfer = (uint64_t)rq->len * 1000 / dev->p.mbs;
+	rq->start_ns = start_ns;
+	rq->done_ns = done_ns;
+	for (struct bio *bio = rq->first; bio; bio = bio->next) {
+		bio->start_ns = start_ns;
+		bio->done_ns = done_ns;
+	}
+}
+
+/*
+ * Give @rq its modelled times and put it in flight.  A direct device's request goes in flight
+ * once its real I/O has ended (direct_done()).  Locked.
+ */
+static void dispatch(struct blkdev *dev, struct blk_request *rq, uint64_t now)
+{
+	uint64_t xfer;
+
+	if (dev->p.direct) {
+		set_times(rq, now, now);
+		return;
+	}
+	xfer = (uint64_t)rq->len * 1000 / dev->p.mbs;
 
 	/* When the channel freed, or the request came: a clock that jumped changes nothing. */
 	rq->start_ns = MAX(rq->queued_ns, dev->busy_until);
@@ -393,11 +552,15 @@ static void dispatch(struct blkdev *dev, struct blk_request *rq)
 	rq->done_ns = dev->busy_until + (uint64_t)dev->p.latency_us * 1000;
 	if (dev->stop) /* draining: no modelled wait */
 		rq->done_ns = rq->start_ns;
-	for (struct bio *bio = rq->first; bio; bio = bio->next) {
-		bio->start_ns = rq->start_ns;
-		bio->done_ns = rq->done_ns;
-	}
+	set_times(rq, rq->start_ns, rq->done_ns);
 	/* A constant latency keeps completion order the dispatch order. */
+	fifo_push(&dev->inflight, rq);
+}
+
+/* A direct device's request whose real I/O just ended: it completes now.  Locked. */
+static void direct_done(struct blkdev *dev, struct blk_request *rq)
+{
+	set_times(rq, rq->start_ns, MAX(rq->start_ns, dev_now(dev)));
 	fifo_push(&dev->inflight, rq);
 }
 
@@ -455,10 +618,12 @@ static void *blkdev_thread(void *arg)
 		if (dev->busy_until <= now || dev->stop) {
 			rq = pick_request(dev);
 			if (rq) {
-				dispatch(dev, rq);
+				dispatch(dev, rq, now);
 				mutex_unlock(&dev->lock);
 				request_io(rq);
 				mutex_lock(&dev->lock);
+				if (dev->p.direct)
+					direct_done(dev, rq);
 				continue;
 			}
 		}
@@ -492,7 +657,7 @@ int blkdev_create(const struct blkdev_params *params, uint64_t (*clock)(void *ar
 	pthread_condattr_t attr;
 	int r;
 
-	if (!params->mbs || !params->nr_requests || params->max_kb < 4) {
+	if ((!params->mbs && !params->direct) || !params->nr_requests || params->max_kb < 4) {
 		log_err(log, "block device: %lu MB/s, %u requests, %u KiB requests is no device",
 			params->mbs, params->nr_requests, params->max_kb);
 		return -EINVAL;

@@ -28,6 +28,13 @@
  * thread: submit_bio() does the real I/O and calls end_io in the caller, which is what the
  * engine did before the model existed.
  *
+ * A direct device (blkdev_direct) has the same queue, merging, request pools, congestion and
+ * dispatch, but no modelled time: its thread does each request's real I/O, with O_DIRECT
+ * where the bio gives a descriptor for it (dio_fd), and ends the request when that I/O ends,
+ * one request at a time.  What O_DIRECT cannot do (a piece that is not a multiple of
+ * DIO_ALIGN at an aligned offset and address: a file's partial last page) goes through the
+ * bio's buffered descriptor, so a write never extends a file past what the bio holds.
+ *
  * Times are the engine's clock (the config's clock callback), so tests can run the model in
  * virtual time.
  */
@@ -45,6 +52,7 @@ struct blkdev;
 
 /* The model's parameters (tunables blkdev_*). */
 struct blkdev_params {
+	bool direct;              /* real I/O, its own time: mbs and latency_us unused */
 	unsigned long mbs;        /* bandwidth, 10^6 bytes/s; 0: no model */
 	unsigned long latency_us; /* added to every request after its transfer */
 	unsigned int nr_requests; /* per direction (/sys/block/X/queue/nr_requests) */
@@ -59,6 +67,7 @@ struct blkdev_params {
 struct bio {
 	struct bio *next; /* in its request */
 	int fd;
+	int dio_fd; /* the same file opened O_DIRECT, for a direct device; -1 (bio_alloc): none */
 	bool write;
 	bool sync;    /* a read, or a write someone waits for (fsync): REQ_SYNC */
 	uint64_t pos; /* byte offset in the file */
@@ -73,7 +82,32 @@ struct bio {
 	struct iovec vecs[];
 };
 
-/* A bio for up to @nr_vecs pieces, zeroed; NULL when out of memory. */
+/*
+ * The alignment O_DIRECT gets from the engine: pages are 4 KiB aligned and I/O starts at page
+ * offsets.  A file whose file system needs more is refused at open (filemap.c, swap.c).
+ */
+#define DIO_ALIGN 4096u
+
+/*
+ * For a direct device: open the file of @fd again with O_DIRECT into *@dio_fd (read-write if
+ * @writable, else read-only), through /proc/self/fd so that it is the same file even when
+ * unlinked or renamed.  Refused with -EINVAL, logged with @what (a file's path, "swap file
+ * ..."): a file on tmpfs or ramfs, whose "direct" I/O is a copy in memory (tmpfs takes O_DIRECT
+ * since Linux 6.6, and refuses it before); a file system that refuses O_DIRECT; one that needs
+ * more alignment than DIO_ALIGN (statx's STATX_DIOALIGN, where the kernel reports it).
+ * Otherwise 0, or the -errno of the open, logged.
+ */
+int blkdev_open_direct(int fd, bool writable, const char *what, const struct nlru_log *log,
+		       int *dio_fd);
+
+/*
+ * For a direct device, before a file is opened (and perhaps created or truncated): -EINVAL,
+ * logged with @what, if @path, or the folder it is to be created in, is on tmpfs or ramfs.
+ * Otherwise 0; blkdev_open_direct() checks the rest once the file is open.
+ */
+int blkdev_direct_precheck(const char *path, const char *what, const struct nlru_log *log);
+
+/* A bio for up to @nr_vecs pieces, zeroed but dio_fd -1; NULL when out of memory. */
 struct bio *bio_alloc(int nr_vecs);
 void bio_add(struct bio *bio, void *addr, size_t len);
 

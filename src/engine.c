@@ -262,17 +262,18 @@ static int engine_swap(struct nlru_engine *eng)
 	return swap_open(eng, eng->swap_path, pages, &eng->swap);
 }
 
-/* The block device model, when the config gives it a bandwidth (blkdev.h). */
+/* The block device, when the config gives it a bandwidth or makes it direct (blkdev.h). */
 static int engine_blkdev(struct nlru_engine *eng)
 {
 	struct blkdev_params params = {
+		.direct = eng->cfg.blkdev_direct,
 		.mbs = (unsigned long)eng->cfg.blkdev_mbs,
 		.latency_us = (unsigned long)eng->cfg.blkdev_latency_us,
 		.nr_requests = (unsigned int)eng->cfg.blkdev_nr_requests,
 		.max_kb = (unsigned int)eng->cfg.blkdev_max_kb,
 	};
 
-	if (!params.mbs)
+	if (!params.mbs && !params.direct)
 		return 0;
 	return blkdev_create(&params, eng->cfg.clock, eng->cfg.clock_arg, &eng->log, &eng->blkdev);
 }

@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "blkdev.h"
 #include "filemap.h"
 #include "filemap_internal.h"
 #include "lru.h"
@@ -226,7 +227,7 @@ static struct nlru_file *file_alloc(struct nlru_engine *eng, const char *path)
 	struct nlru_file *file = calloc(1, sizeof(*file));
 
 	if (file)
-		file->fd = -1;
+		file->fd = file->dio_fd = -1;
 	if (!file || !(file->path = strdup(path))) {
 		free(file);
 		return NULL;
@@ -241,6 +242,8 @@ static void file_free(struct nlru_file *file)
 {
 	if (file->fd >= 0)
 		close(file->fd);
+	if (file->dio_fd >= 0)
+		close(file->dio_fd);
 	pageindex_destroy(&file->idx);
 	free(file->path);
 	free(file);
@@ -339,8 +342,13 @@ int nlru_file_open(struct nlru_engine *eng, const char *path, int flags, unsigne
 	if (!file)
 		return -ENOMEM;
 	r = refuse_if_open_already(eng, file, path);
+	if (!r && eng->cfg.blkdev_direct)
+		r = blkdev_direct_precheck(path, path, &eng->log);
 	if (!r)
 		r = open_regular_file(eng, file, path, flags, mode, &st);
+	if (!r && eng->cfg.blkdev_direct)
+		r = blkdev_open_direct(file->fd, (flags & O_ACCMODE) != O_RDONLY, path, &eng->log,
+				       &file->dio_fd);
 	if (!r) {
 		file_init(file, eng, nid, flags, &st);
 		r = owner_register(eng->owners, &file->owner, same_file);

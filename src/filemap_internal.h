@@ -34,7 +34,8 @@ struct nlru_file {
 	struct owner_head owner; /* OWNER_FILE; owner.id is page->mapping of its pages */
 	struct nlru_engine *eng;
 	int fd;
-	dev_t dev; /* the file's identity: one engine caches a file through one open only */
+	int dio_fd; /* the same file opened O_DIRECT (blkdev_direct), or -1 */
+	dev_t dev;  /* the file's identity: one engine caches a file through one open only */
 	ino_t ino;
 	bool writable;
 	int nid;

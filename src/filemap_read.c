@@ -95,6 +95,7 @@ static struct bio *read_bio(struct nlru_file *file, uint32_t first, struct page 
 	if (!bio)
 		return NULL;
 	bio->fd = file->fd;
+	bio->dio_fd = file->dio_fd;
 	bio->pos = (uint64_t)first << PAGE_SHIFT;
 	bio->err = fault_injected(&file->inject_read);
 	for (int i = 0; i < n; i++)

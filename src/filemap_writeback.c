@@ -171,6 +171,7 @@ static int write_run(struct nlru_file *file, struct page **run, int n, int *done
 		return 0;
 	}
 	bio->fd = file->fd;
+	bio->dio_fd = file->dio_fd;
 	bio->write = true;
 	bio->sync = sync;
 	bio->pos = off;

@@ -25,6 +25,7 @@
 
 struct swap_device {
 	int fd;
+	int dio_fd; /* the same file opened O_DIRECT (blkdev_direct), or -1 */
 	uint32_t nr_slots;
 	struct spinlock lock; /* protects map, cursor, nr_free */
 	uint64_t *map;        /* bit set: slot in use */
@@ -44,11 +45,24 @@ struct swap_device {
 #define ERR_LOG_BURST 10
 #define ERR_LOG_INTERVAL_NS (5 * 1000000000ull)
 
-static int open_swap_file(const char *path, const struct nlru_log *log, int *fd)
+/*
+ * Open or create the swap file into *@fd; its name (for messages) into @name.  With @direct,
+ * open it again with O_DIRECT into *@dio_fd, or refuse it (blkdev_open_direct()).
+ */
+static int open_swap_file(const char *path, bool direct, const struct nlru_log *log, int *fd,
+			  int *dio_fd, char *name, size_t size)
 {
-	char tmpl[4096];
+	char what[4200];
 	int err;
 
+	snprintf(name, size, "%s/nodelru-swap-XXXXXX",
+		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (path && *path)
+		snprintf(name, size, "%s", path);
+	snprintf(what, sizeof(what), "swap file %s (swap_path, or $TMPDIR)", name);
+	err = direct ? blkdev_direct_precheck(name, what, log) : 0;
+	if (err)
+		return err;
 	/* errno is read before logging: the log callback may change it. */
 	if (path && *path) {
 		*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
@@ -57,19 +71,25 @@ static int open_swap_file(const char *path, const struct nlru_log *log, int *fd)
 			log_err(log, "swap: cannot open %s: %s", path, strerror(err));
 			return -err;
 		}
+	} else {
+		*fd = mkostemp(name, O_CLOEXEC);
+		if (*fd < 0) {
+			err = errno;
+			log_err(log, "swap: cannot create %s: %s", name, strerror(err));
+			return -err;
+		}
+		/* A private swap file: gone from the directory now, freed when the engine closes
+		 * it (and its O_DIRECT descriptor). */
+		unlink(name);
+	}
+	if (!direct)
 		return 0;
+	err = blkdev_open_direct(*fd, true, what, log, dio_fd);
+	if (err) {
+		close(*fd);
+		*fd = -1;
 	}
-	snprintf(tmpl, sizeof(tmpl), "%s/nodelru-swap-XXXXXX",
-		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	*fd = mkostemp(tmpl, O_CLOEXEC);
-	if (*fd < 0) {
-		err = errno;
-		log_err(log, "swap: cannot create %s: %s", tmpl, strerror(err));
-		return -err;
-	}
-	/* A private swap file: gone from the directory now, freed when the engine closes it. */
-	unlink(tmpl);
-	return 0;
+	return err;
 }
 
 STATIC_ASSERT((uint64_t)NLRU_SWAP_MIB_MAX << (20 - PAGE_SHIFT) <= SWAP_MAX_PAGES,
@@ -86,6 +106,7 @@ uint64_t swap_pages_wanted(long swap_mib, uint64_t engine_pages)
 int swap_open(struct nlru_engine *eng, const char *path, uint64_t pages, struct swap_device **out)
 {
 	struct swap_device *swap;
+	char name[4096];
 	int r;
 
 	if (pages > SWAP_MAX_PAGES) {
@@ -97,10 +118,13 @@ int swap_open(struct nlru_engine *eng, const char *path, uint64_t pages, struct 
 	if (!swap)
 		return -ENOMEM;
 	swap->nr_slots = (uint32_t)pages;
+	swap->dio_fd = -1;
 	swap->log = &eng->log;
 	mutex_init(&swap->err_lock, LOCK_SWAP_ERRORS, &eng->log);
 	swap->map = calloc((pages + 63) / 64 + 1, sizeof(uint64_t));
-	r = swap->map ? open_swap_file(path, &eng->log, &swap->fd) : -ENOMEM;
+	r = swap->map ? open_swap_file(path, eng->cfg.blkdev_direct, &eng->log, &swap->fd,
+				       &swap->dio_fd, name, sizeof(name))
+		      : -ENOMEM;
 	if (r) {
 		mutex_destroy(&swap->err_lock);
 		free(swap->map);
@@ -127,6 +151,8 @@ void swap_close(struct swap_device *swap)
 	if (!swap)
 		return;
 	close(swap->fd);
+	if (swap->dio_fd >= 0)
+		close(swap->dio_fd);
 	mutex_destroy(&swap->err_lock);
 	free(swap->map);
 	free(swap);
@@ -199,6 +225,7 @@ int swap_submit_write(struct nlru_engine *eng, uint32_t slot, void *data,
 	if (!bio)
 		return -ENOMEM;
 	bio->fd = eng->swap->fd;
+	bio->dio_fd = eng->swap->dio_fd;
 	bio->write = true;
 	bio->pos = (uint64_t)slot << PAGE_SHIFT;
 	bio->err = fault_injected(&eng->swap->inject);
@@ -258,6 +285,7 @@ int swap_readpage(struct nlru_engine *eng, uint32_t slot, void *data)
 	if (!bio)
 		return -ENOMEM;
 	bio->fd = eng->swap->fd;
+	bio->dio_fd = eng->swap->dio_fd;
 	bio->pos = (uint64_t)slot << PAGE_SHIFT;
 	bio_add(bio, data, PAGE_SIZE);
 	err = submit_bio_wait(eng->blkdev, bio, &done);

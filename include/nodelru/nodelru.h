@@ -200,7 +200,8 @@ struct nlru_engine;
  * unparsable topology, zone layout that does not add up, a node smaller than its minimum,
  * out-of-range tunable), -ENOMEM when memory cannot be mapped, and the system's -errno when the
  * swap file cannot be created, opened or sized (-ENOENT for a swap_path in a missing
- * directory).
+ * directory); with blkdev_direct, -EINVAL for a swap file on tmpfs or ramfs, or on a file
+ * system that refuses O_DIRECT.
  */
 NLRU_API int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out);
 
@@ -390,7 +391,9 @@ struct nlru_file;
  * (O_APPEND, O_DIRECT, O_SYNC, ...), which the cache could not honour, before anything is
  * opened or created.  Regular files only (-EINVAL otherwise).  An engine has a file open
  * once: -EBUSY, before O_TRUNC could cut it, if it is open already under any name (share
- * that handle, which is thread-safe).  -errno from open(2), -EISDIR, -EINVAL, -EBUSY, -ENOMEM.
+ * that handle, which is thread-safe).  With blkdev_direct, a file on tmpfs or ramfs is refused
+ * (-EINVAL, logged) before anything is opened or created, and so is one whose file system
+ * refuses O_DIRECT, once it is open.  -errno from open(2), -EISDIR, -EINVAL, -EBUSY, -ENOMEM.
  */
 NLRU_API int nlru_file_open(struct nlru_engine *eng, const char *path, int flags, unsigned int mode,
 			    int nid, struct nlru_file **out);

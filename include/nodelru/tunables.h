@@ -44,7 +44,8 @@
 	X(blkdev_mbs, 0, 0, 1L << 20, "[the disk's own speed] bandwidth of the block device model that swap, readahead and writeback share, MB/s; 0: no model, I/O runs at the speed of the files underneath") \
 	X(blkdev_latency_us, 100, 0, 10000000, "[the disk's access time] added to every request of the block device model after its transfer, us") \
 	X(blkdev_nr_requests, 128, 1, 65536, "[/sys/block/X/queue/nr_requests] requests of each direction the model's queue holds; a submitter finding none free waits, and writes are congested from 7/8 of them") \
-	X(blkdev_max_kb, 512, 4, 65536, "[/sys/block/X/queue/max_sectors_kb] the largest request the model's queue makes by merging, KiB")
+	X(blkdev_max_kb, 512, 4, 65536, "[/sys/block/X/queue/max_sectors_kb] the largest request the model's queue makes by merging, KiB") \
+	X(blkdev_direct, 0, 0, 1, "[none: a kernel's disk is always real] 1: the block device does the I/O of swap and files with O_DIRECT on the real disk, each request ending when its I/O does (blkdev_mbs and blkdev_latency_us unused); the swap file and every file opened must be on a disk file system, not tmpfs")
 /* clang-format on */
 
 #endif /* NODELRU_TUNABLES_H */

@@ -116,8 +116,8 @@ NLRU_API int nlru_node_vmstat_dump(struct nlru_engine *eng, int nid, FILE *out);
  * /proc/diskstats in Linux 4.8's format, the same in both modes: major 254, minor 0, name
  * nlru0, then reads completed, reads merged, sectors read, ms reading, the same four for
  * writes, I/Os in flight, ms with I/O in flight, and the weighted ms.  Times are the engine's
- * clock.  An engine without the device (blkdev_mbs 0) prints nothing and returns 0: its I/O
- * goes straight to the files in the caller, and nothing counts it.
+ * clock.  An engine without the device (blkdev_mbs and blkdev_direct 0) prints nothing and
+ * returns 0: its I/O goes straight to the files in the caller, and nothing counts it.
  * Returns 0, -EINVAL for a NULL argument (logged when @eng is not NULL), or -EIO if writing
  * to @out failed.  Takes the device's lock for a moment; may run beside any I/O.
  */

@@ -241,6 +241,7 @@ static const char *const tunables[] = {
 	"blkdev_latency_us",
 	"blkdev_nr_requests",
 	"blkdev_max_kb",
+	"blkdev_direct",
 };
 
 #define SIZE(t, n)                                                                                 \
@@ -256,7 +257,7 @@ static const struct {
 	size_t got, want;
 	const char *what;
 } layout[] = {
-	SIZE(struct nlru_config, 264),
+	SIZE(struct nlru_config, 272),
 	SIZE(struct nlru_tunable_info, 104),
 	SIZE(struct nlru_shrink_control, 24),
 	SIZE(struct nlru_shrinker_def, 56),
@@ -297,6 +298,7 @@ static const struct {
 	OFFSET(struct nlru_config, blkdev_latency_us, 240),
 	OFFSET(struct nlru_config, blkdev_nr_requests, 248),
 	OFFSET(struct nlru_config, blkdev_max_kb, 256),
+	OFFSET(struct nlru_config, blkdev_direct, 264),
 	OFFSET(struct nlru_tunable_info, name, 0),
 	OFFSET(struct nlru_tunable_info, env, 8),
 	OFFSET(struct nlru_tunable_info, def, 72),

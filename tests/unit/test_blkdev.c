@@ -391,3 +391,48 @@ Test(blkdev, congestion_wait_wakes_on_a_completion)
 	blkdev_destroy(dev);
 	close(fd);
 }
+
+/*
+ * A direct device keeps no modelled time: with the engine clock standing still its requests
+ * still complete, when their real I/O ends.  A piece O_DIRECT cannot take (here at an
+ * unaligned address) goes through the buffered descriptor, and the data is the same.
+ */
+Test(blkdev, a_direct_device_completes_when_the_io_ends)
+{
+	struct blkdev_params p = {.direct = true, .nr_requests = 4, .max_kb = 512};
+	char path[] = "/tmp/nodelru-blkdev-XXXXXX";
+	int fd = mkstemp(path), dio_fd;
+	static char aligned[2][16384] __attribute__((aligned(4096)));
+	struct blkdev *dev;
+	struct bio *bio;
+	size_t done;
+
+	cr_assert_geq(fd, 0);
+	unlink(path);
+	if (blkdev_open_direct(fd, true, path, &quiet_log, &dio_fd)) {
+		close(fd);
+		cr_skip_test("no O_DIRECT under /tmp: %s", test_log_last);
+	}
+	atomic_store(&fake_now, 0);
+	cr_assert_eq(blkdev_create(&p, fake_clock, NULL, &quiet_log, &dev), 0);
+	memset(aligned[0], 0x3c, sizeof(aligned[0]));
+	bio = bio_alloc(2);
+	bio->fd = fd;
+	bio->dio_fd = dio_fd;
+	bio->write = true;
+	bio_add(bio, aligned[0], 8192);
+	bio_add(bio, aligned[0] + 8192, 1000); /* a partial last page */
+	cr_assert_eq(submit_bio_wait(dev, bio, &done), 0);
+	cr_expect_eq(done, 8192 + 1000);
+	cr_expect_eq(lseek(fd, 0, SEEK_END), 8192 + 1000, "the file grew past the bio");
+	bio = bio_alloc(1);
+	bio->fd = fd;
+	bio->dio_fd = dio_fd;
+	bio_add(bio, aligned[1] + 1, 12288); /* unaligned memory: buffered */
+	cr_assert_eq(submit_bio_wait(dev, bio, &done), 0);
+	cr_expect_eq(done, 8192 + 1000, "a read to the end of the file");
+	cr_expect_eq(memcmp(aligned[0], aligned[1] + 1, 8192 + 1000), 0);
+	blkdev_destroy(dev);
+	close(dio_fd);
+	close(fd);
+}
