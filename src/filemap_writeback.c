@@ -128,7 +128,10 @@ static void end_write(struct bio *bio)
 			rotate_reclaimable_page(eng, pages[i]);
 		put_page(pages[i]);
 	}
-	flusher_writeback_ended(eng);
+	/* Ended in another thread: paused writers look again (without a device model the
+	 * writer, or the flusher once its chunk is out, tells them). */
+	if (eng->blkdev)
+		flusher_writeback_ended(eng);
 	dec_var_and_wake(&file->inflight);
 }
 

@@ -67,16 +67,32 @@ void __unlock_page(struct page *page)
 	clear_bit_unlock_wake(page, PG_locked);
 }
 
+/* In a count one can wait on: someone sleeps until it reaches 0. */
+#define VAR_WAITERS (1u << 31)
+
 void wait_var_zero(uint32_t *var)
 {
-	uint32_t v;
+	for (;;) {
+		uint32_t v = __atomic_load_n(var, __ATOMIC_ACQUIRE);
 
-	while ((v = __atomic_load_n(var, __ATOMIC_ACQUIRE)))
+		if (!(v & ~VAR_WAITERS))
+			return;
+		/* Announce the sleep, so that the last decrement knows to wake. */
+		if (!(v & VAR_WAITERS)) {
+			if (!__atomic_compare_exchange_n(var, &v, v | VAR_WAITERS, false,
+							 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+				continue;
+			v |= VAR_WAITERS;
+		}
 		futex_wait(var, v);
+	}
 }
 
 void dec_var_and_wake(uint32_t *var)
 {
-	if (__atomic_sub_fetch(var, 1, __ATOMIC_RELEASE) == 0)
+	/* The last one out with a sleeper announced: wake it.  Without, no system call. */
+	if (__atomic_sub_fetch(var, 1, __ATOMIC_RELEASE) == VAR_WAITERS) {
+		__atomic_fetch_and(var, ~VAR_WAITERS, __ATOMIC_RELAXED);
 		futex_wake_all(var); /* on a freed address it wakes nobody: harmless */
+	}
 }

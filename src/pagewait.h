@@ -34,8 +34,10 @@ static inline void wait_on_page_writeback(struct page *page)
 
 /*
  * A count of things in flight that another thread waits to see reach 0 (Linux's
- * wait_var_event() on an atomic_t): dec_var_and_wake() may be the last touch of the
- * structure holding @var, so it reads nothing after the decrement.
+ * wait_var_event() on an atomic_t), raised with a relaxed atomic add of 1; the top bit marks
+ * a sleeper, so that the decrement that ends the count makes a system call only then.
+ * dec_var_and_wake() may be the last touch of the structure holding @var, so it reads
+ * nothing after the decrement.
  */
 void wait_var_zero(uint32_t *var);
 void dec_var_and_wake(uint32_t *var);

@@ -100,16 +100,14 @@ void congestion_wait(struct nlru_engine *eng)
 /*
  * wait_iff_congested(): sleep as congestion_wait() does only if writes are congested and
  * reclaim found this lruvec's dirty pages all waiting on them (PGDAT_CONGESTED, 4.7
- * ZONE_CONGESTED); otherwise only give up the CPU (cond_resched()).
+ * ZONE_CONGESTED).  Otherwise Linux only calls cond_resched(), which gives the CPU up only
+ * when the task's time slice is over: in userspace the scheduler does that by itself.
  */
 static void wait_iff_congested(struct nlru_engine *eng, const struct lruvec *lruvec)
 {
-	if (!blkdev_write_congested(eng->blkdev) ||
-	    !(atomic_load(&lruvec->flags) & (1ul << LRUVEC_CONGESTED))) {
-		sched_yield();
-		return;
-	}
-	congestion_wait(eng);
+	if (blkdev_write_congested(eng->blkdev) &&
+	    (atomic_load(&lruvec->flags) & (1ul << LRUVEC_CONGESTED)))
+		congestion_wait(eng);
 }
 
 /*
