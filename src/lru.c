@@ -36,10 +36,10 @@ static void check_lru_add(struct lruvec *lruvec, struct page *page, enum lru_lis
 	struct pglist_data *pgdat = lruvec->pgdat;
 	uint32_t pfn = page_to_pfn(pgdat, page);
 
-	if (!CHECK_CHEAP(pgdat->log, page_test(page, PG_lru) && page_lru(page) == lru &&
-					     page_lruvec(pgdat, page) == lruvec &&
-					     page->next == PFN_NIL && page->prev == PFN_NIL &&
-					     lruvec->lists[lru].first != pfn))
+	if (!CHECK_FULL(pgdat->log, page_test(page, PG_lru) && page_lru(page) == lru &&
+					    page_lruvec(pgdat, page) == lruvec &&
+					    page->next == PFN_NIL && page->prev == PFN_NIL &&
+					    lruvec->lists[lru].first != pfn))
 		log_err(pgdat->log, "node %d pfn %u (flags %#x) added to LRU list %d",
 			pgdat->node_id, pfn, page_flags(page), (int)lru);
 	CHECK_FULL(pgdat->log, witness_holds(LOCK_LRU));
@@ -68,8 +68,8 @@ void __del_page_from_lru_list(struct lruvec *lruvec, struct page *page, enum lru
 	struct pglist_data *pgdat = lruvec->pgdat;
 
 	/* Of this list by its flags (PG_lru may be cleared already: isolation) and lruvec. */
-	if (!CHECK_CHEAP(pgdat->log, page_lru(page) == lru && page_lruvec(pgdat, page) == lruvec &&
-					     lruvec_lru_size(lruvec, lru) > 0))
+	if (!CHECK_FULL(pgdat->log, page_lru(page) == lru && page_lruvec(pgdat, page) == lruvec &&
+					    lruvec_lru_size(lruvec, lru) > 0))
 		log_err(pgdat->log, "node %d pfn %u (flags %#x) taken off LRU list %d",
 			pgdat->node_id, page_to_pfn(pgdat, page), page_flags(page), (int)lru);
 	CHECK_FULL(pgdat->log, witness_holds(LOCK_LRU));
@@ -219,8 +219,10 @@ int isolate_lru_page(struct nlru_engine *eng, struct page *page)
 
 void lru_release_page(struct nlru_engine *eng, struct page *page)
 {
-	/* Reclaim is excluded, so the page is on its list. */
-	CHECK_CHEAP(&eng->log, isolate_lru_page(eng, page) == 0);
+	/* Reclaim is excluded, so the page is on its list (the call is made at every level). */
+	int isolated = isolate_lru_page(eng, page);
+
+	CHECK_CHEAP(&eng->log, isolated == 0);
 	page->mapping = 0;
 	page->index = 0;
 	__atomic_store_n(&page->refcount, 0, __ATOMIC_RELEASE);
