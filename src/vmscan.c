@@ -190,8 +190,8 @@ static unsigned long isolate_lru_pages(struct nlru_engine *eng, struct lruvec *l
 		uint32_t pfn = pfnlist_pop_tail(src, pages);
 		int zid = (int)page_zonenum(&pages[pfn]);
 
-		if (!CHECK_CHEAP(lruvec->pgdat->log,
-				 page_test(&pages[pfn], PG_lru) && page_lru(&pages[pfn]) == lru))
+		if (!CHECK_FULL(lruvec->pgdat->log,
+				page_test(&pages[pfn], PG_lru) && page_lru(&pages[pfn]) == lru))
 			log_err(lruvec->pgdat->log,
 				"node %d pfn %u (flags %#x) found on LRU list %d",
 				lruvec->pgdat->node_id, pfn, page_flags(&pages[pfn]), (int)lru);
