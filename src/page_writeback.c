@@ -72,10 +72,13 @@ void throttle_vm_writeout(struct nlru_engine *eng, unsigned int gfp)
 	for (;;) {
 		unsigned long background, dirty, writeback;
 
+		writeback = global_dirty_pages(eng, true) - global_dirty_pages(eng, false);
+		/* Nothing in flight (always so without a device model): no limit to compute. */
+		if (!writeback)
+			break;
 		global_dirty_limits(eng, &background, &dirty);
 		/* Linux's "boost the allowable dirty threshold a bit for page allocators". */
 		dirty += dirty / 10;
-		writeback = global_dirty_pages(eng, true) - global_dirty_pages(eng, false);
 		if (writeback <= dirty)
 			break;
 		congestion_wait(eng);
