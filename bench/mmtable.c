@@ -46,6 +46,12 @@ void mm_table_fini(struct mm_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
+void mm_table_plain(struct mm_table *t, int extract_field_len)
+{
+	t->plain = 1;
+	t->header_width = extract_field_len;
+}
+
 int mm_table_add(struct mm_table *t, const char *stat, const char *op, enum mm_cmp cmp,
 		 const double *v)
 {
@@ -116,11 +122,12 @@ static void print_cell(const struct mm_table *t, size_t r, size_t c, FILE *f)
 	double v = t->rows[r].v[c];
 
 	if (isnan(v)) {
-		fprintf(f, "%*s%*s", t->field_len, "-", MM_COMPARE_LENGTH + 4, "");
+		fprintf(f, "%*s%*s", t->field_len, "-", t->plain ? 0 : MM_COMPARE_LENGTH + 4, "");
 		return;
 	}
 	fprintf(f, "%*.*f", t->field_len, t->precision, v == -1 ? 0.0 : v);
-	fprintf(f, " (%*.2f%%)", MM_COMPARE_LENGTH, mm_table_percent(t, r, c));
+	if (!t->plain)
+		fprintf(f, " (%*.2f%%)", MM_COMPARE_LENGTH, mm_table_percent(t, r, c));
 }
 
 void mm_table_print(const struct mm_table *t, FILE *f)
@@ -151,6 +158,8 @@ void mm_table_print_csv(const struct mm_table *t, FILE *f)
 			out_csv_str(f, t->cols[c]);
 			if (isnan(t->rows[r].v[c]))
 				fputs(",,\n", f);
+			else if (t->plain)
+				fprintf(f, ",%.*f,\n", t->precision + 2, t->rows[r].v[c]);
 			else
 				fprintf(f, ",%.*f,%.2f\n", t->precision + 2, t->rows[r].v[c],
 					mm_table_percent(t, r, c));
@@ -171,7 +180,8 @@ static void print_json_row(const struct mm_table *t, size_t r, FILE *f)
 	fputs("],\"percent\":[", f);
 	for (size_t c = 0; c < t->nr_cols; c++) {
 		fputs(c ? "," : "", f);
-		out_json_num(f, isnan(t->rows[r].v[c]) ? NAN : mm_table_percent(t, r, c));
+		out_json_num(f,
+			     isnan(t->rows[r].v[c]) || t->plain ? NAN : mm_table_percent(t, r, c));
 	}
 	fputs("]}", f);
 }

@@ -36,6 +36,11 @@ struct mm_table {
 	 * module's field length plus _CompareLength plus 4 (mm_table_init takes that length).
 	 */
 	int field_len, precision, header_width;
+	/*
+	 * No percentages: the tables compare-mmtests.pl prints with its compare column hidden, as
+	 * it does for every monitor (the duration table, mm_table_plain()).
+	 */
+	int plain;
 	size_t nr_cols;
 	const char **cols; /* column names, split over two header lines as mmtests does */
 	size_t nr_rows, cap;
@@ -50,6 +55,13 @@ struct mm_table {
 int mm_table_init(struct mm_table *t, const char *const *cols, size_t nr_cols, int field_len,
 		  int precision, int extract_field_len);
 void mm_table_fini(struct mm_table *t);
+
+/*
+ * mm_table_plain - drop the percentages from an initialised table: each value alone, and each
+ * column header part as wide as @extract_field_len, as Compare.pm prints a table without its
+ * compare column.
+ */
+void mm_table_plain(struct mm_table *t, int extract_field_len);
 
 /* mm_table_add - append a row; @v holds nr_cols values.  0, -EINVAL, or -ENOMEM. */
 int mm_table_add(struct mm_table *t, const char *stat, const char *op, enum mm_cmp cmp,

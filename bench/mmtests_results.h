@@ -14,8 +14,11 @@
 #ifndef NODELRU_BENCH_MMTESTS_RESULTS_H
 #define NODELRU_BENCH_MMTESTS_RESULTS_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
+
+#include "mmtable.h"
 
 /* One benchmark's record in a column's tests-timestamp file. */
 struct mmt_record {
@@ -52,6 +55,21 @@ int mmt_link(const char *root, const char *bench, const char *column, const char
  * (the Extract modules read only it); the others are 0.  0 or -EIO.
  */
 int mmt_write_time(const char *dir, const char *name, double elapsed);
+
+/*
+ * mmt_write_gnu_time - the same with the user and system CPU seconds measured too (%U and
+ * %S, and %P from them), as for each dd of paralleldd.  0 or -EIO.
+ */
+int mmt_write_gnu_time(const char *dir, const char *name, double user, double sys, double elapsed);
+
+/*
+ * mmt_duration_table - the duration table compare-kernels.sh prints under every benchmark
+ * (bin/lib/MMTests/MonitorDuration.pm read through CompareCputime.pm): rows User, System and
+ * Elapsed of each column's time line, "%12.2f", no percentages.  @cols names the @n columns,
+ * whose records are @recs.  0 or -ENOMEM.
+ */
+int mmt_duration_table(struct mm_table *t, const char *const *cols, const struct mmt_record *recs,
+		       size_t n);
 
 /* mmt_write_u64 - <dir>/<name> holding "<v>\n" (dd.filesize, dd.blocksize).  0 or -EIO. */
 int mmt_write_u64(const char *dir, const char *name, uint64_t v);
