@@ -2,7 +2,7 @@
 # Smoke run of one benchmark at a tiny size: it must finish, print its tables and fill its
 # results folder, with each mode's dumps in that mode's layout and mmtests' results layout
 # beside them (data/mmtests-layout.txt), read back by nlru-vmstat.  No figure is checked: the
-# machine may be busy.  Usage: smoke.sh PROGRAM pagealloc|stutter NLRU_VMSTAT
+# machine may be busy.  Usage: smoke.sh PROGRAM pagealloc|stutter|paralleldd|tiobench NLRU_VMSTAT
 set -eu
 prog=$1
 bench=$2
@@ -27,6 +27,22 @@ stutter)
   files='stutter-latency.txt stutter-latency.json stutter-write-speed.csv
          stutter-throughput.json iterations.csv run.json 4.7-zone/mmap-latency.log
          4.8-node/mmap-latency.log' ;;
+paralleldd)
+  # On the series' time scale, so with the block device model: 16 MiB files read by 1 and 3
+  # readers in 64 KiB reads.
+  "$prog" --quiet --mib 8 --max-threads 3 --iterations 1 --block 65536 --results "$dir" \
+    >"$dir/out.txt"
+  rows='^Amean....Elapsd-1 ^Max......Elapsd-3 ^User ^System ^Elapsed ^Kswapd.efficiency
+        ^DMA32.allocs ^Sector.Reads'
+  files='paralleldd-elapsed.txt paralleldd-elapsed.json paralleldd-duration.csv instances.csv
+         run.json 4.7-zone/time-3-3-1 4.8-node/log-1-1-1' ;;
+tiobench)
+  "$prog" --quiet --mib 8 --max-threads 2 --iterations 1 --size-mib 8 --random 200 \
+    --results "$dir" >"$dir/out.txt"
+  rows='^Min......PotentialReadSpeed ^Hmean....SeqRead-MB/sec-1 ^Max......RandWrite-MB/sec-2
+        ^User ^Elapsed ^Kswapd.efficiency ^Normal.allocs ^Sector.Writes'
+  files='tiobench-throughput.txt tiobench-throughput.csv tiobench-duration.json run.json
+         4.7-zone/disk-read.speed 4.8-node/tiobench-2-1.log' ;;
 *) fail "unknown benchmark" ;;
 esac
 "$prog" --help | grep -q "^usage: $bench" || fail "--help printed no usage on stdout"
@@ -83,6 +99,13 @@ if [ "$bench" = stutter ]; then
     grep -q "$r" "$dir/short.txt" || fail "short run: no row matching '$r'"
   done
 fi
+# The I/O benchmarks run on the series' time scale, with the block device on, unless told.
+case $bench in
+paralleldd | tiobench)
+  grep -q "^$bench on the node-lru series' time scale: .*blkdev_mbs=" "$dir/out.txt" ||
+    fail "the default run does not say it ran on the series' time scale"
+  [ -s "$dir/4.8-node/diskstats-after" ] || fail "no block device in the default run" ;;
+esac
 # With the block device model the device's dumps count its requests, and nlru-vmstat reads
 # them as iostat does.
 if [ "$bench" = stutter ]; then

@@ -1,0 +1,153 @@
+/* iobench - the parts paralleldd and tiobench share (iobench.h). */
+#include "iobench.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+const char *const *iobench_scale_sets(struct iobench_scale *s, long node_mib)
+{
+	if (s->engine_scale)
+		return NULL;
+	series_scale_tunables(node_mib, s->buf, s->sets);
+	return s->sets;
+}
+
+void iobench_print_scale(struct iobench_scale *s, const char *bench, long node_mib)
+{
+	const char *const *sets = iobench_scale_sets(s, node_mib);
+
+	if (!sets) {
+		printf("%s at the engine's own scale (--engine-scale)\n\n", bench);
+		return;
+	}
+	printf("%s on the node-lru series' time scale:", bench);
+	for (; *sets; sets++)
+		printf(" %s", *sets);
+	printf("\n\n");
+}
+
+uint64_t iobench_engine_bytes(const struct harness_opts *h, struct nlru_engine *eng)
+{
+	return (uint64_t)h->node_mib * (uint64_t)nlru_engine_nr_nodes(eng) << 20;
+}
+
+int iobench_write_file(const char *path, uint64_t bytes)
+{
+	enum { CHUNK = 1 << 20 };
+	uint64_t *buf = malloc(CHUNK), x = 0x9e3779b97f4a7c15ull;
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644), r = 0;
+
+	if (fd < 0 || !buf) {
+		r = fd < 0 ? -errno : -ENOMEM;
+		goto out;
+	}
+	for (uint64_t off = 0; !r && off < bytes; off += CHUNK) {
+		size_t n = bytes - off < CHUNK ? (size_t)(bytes - off) : CHUNK;
+
+		/* xorshift64: cheap bytes no file system or cache could compress. */
+		for (size_t i = 0; i < CHUNK / sizeof(*buf); i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			buf[i] = x;
+		}
+		if (pwrite(fd, buf, n, (off_t)off) != (ssize_t)n)
+			r = -EIO;
+	}
+	if (!r && fdatasync(fd))
+		r = -errno;
+out:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	if (r)
+		fprintf(stderr, "%s: %s\n", path, strerror(-r));
+	return r;
+}
+
+int iobench_idle_anon(struct nlru_engine *eng, uint64_t engine_bytes, long pct,
+		      struct nlru_region **out)
+{
+	size_t pages = (size_t)(engine_bytes / 100 * (uint64_t)pct / NLRU_PAGE_SIZE);
+	int r;
+
+	*out = NULL;
+	if (!pages)
+		return 0;
+	r = nlru_region_create(eng, pages, NLRU_NUMA_NO_NODE, out);
+	for (size_t i = 0; !r && i < pages; i++) {
+		void *addr;
+
+		r = nlru_region_pin(*out, i, NLRU_PIN_WRITE, &addr);
+		if (!r) {
+			memset(addr, (int)(i & 0xff) | 1, 64);
+			r = nlru_region_unpin(*out, i);
+		}
+	}
+	if (r) {
+		fprintf(stderr, "idle anonymous memory: %s\n", strerror(-r));
+		if (*out)
+			nlru_region_destroy(*out);
+		*out = NULL;
+	}
+	return r;
+}
+
+void iobench_thread_cpu(double *user, double *sys)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru)) {
+		*user = *sys = 0;
+		return;
+	}
+	*user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+	*sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+void iobench_gate_init(struct iobench_gate *g)
+{
+	pthread_mutex_init(&g->lock, NULL);
+	pthread_cond_init(&g->cond, NULL);
+	g->open = 0;
+}
+
+void iobench_gate_wait(struct iobench_gate *g)
+{
+	pthread_mutex_lock(&g->lock);
+	while (!g->open)
+		pthread_cond_wait(&g->cond, &g->lock);
+	pthread_mutex_unlock(&g->lock);
+}
+
+void iobench_gate_open(struct iobench_gate *g)
+{
+	pthread_mutex_lock(&g->lock);
+	g->open = 1;
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+}
+
+void iobench_gate_destroy(struct iobench_gate *g)
+{
+	pthread_cond_destroy(&g->cond);
+	pthread_mutex_destroy(&g->lock);
+}
+
+int iobench_emit_table(struct mm_table *t, const char *dir, const char *base, const char *title)
+{
+	int r = harness_write_table(t, dir, base);
+
+	if (!r) {
+		printf("%s\n", title);
+		mm_table_print(t, stdout);
+		printf("\n");
+	}
+	mm_table_fini(t);
+	return r;
+}
