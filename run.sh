@@ -13,15 +13,19 @@ cd "$(dirname "$0")"
 usage() {
   cat <<'EOF'
 usage: ./run.sh [options]
-  --bench LIST       benchmarks, comma-separated: pagealloc,stutter (default both)
+  --bench LIST       benchmarks, comma-separated: pagealloc,stutter,paralleldd,tiobench
+                     (default pagealloc,stutter; paralleldd and tiobench take about two
+                     minutes each)
   --modes LIST       reclaim modes, the first is the baseline column (default zone,node)
   --mib N            memory per node of every engine, MiB (default 128)
   --topology T       hwloc synthetic topology, e.g. "pack:2 numa:1 core:1 pu:1" (default: the
                      machine's own)
   --set NAME=VALUE   an engine tunable for every engine (repeatable; see build/tools/nlru-tunables)
   --iterations N     stutter: hog + copy rounds per mode (default 5)
-  --engine-scale     stutter at the engine's own scale, not the node-lru series' time scale
-                     (docs/benchmarks.md, "The scale rule")
+  --io-iterations N  paralleldd and tiobench: runs of each thread count (default 3)
+  --max-threads N    paralleldd and tiobench: the most threads (default 16, the series')
+  --engine-scale     stutter, paralleldd and tiobench at the engine's own scale, not the
+                     node-lru series' time scale (docs/benchmarks.md, "The scale rule")
   --outer N          pagealloc: samples per order and batch (default 15)
   --sample-pages N   pagealloc: pages one sample allocates at the least (default 16384)
   --exact            pagealloc with mmtests' own counts (10000 inner iterations: hours here)
@@ -43,13 +47,14 @@ fi
 
 benches=pagealloc,stutter
 results=""
-common=() pagealloc_opts=() stutter_opts=()
+common=() pagealloc_opts=() stutter_opts=() io_opts=()
 while (($#)); do
   case $1 in
   -h | --help) usage; exit 0 ;;
   --exact) pagealloc_opts+=(--exact); shift; continue ;;
-  --engine-scale) stutter_opts+=(--engine-scale); shift; continue ;;
-  --bench | --modes | --mib | --topology | --set | --iterations | --outer | --sample-pages | --results)
+  --engine-scale) stutter_opts+=(--engine-scale) io_opts+=(--engine-scale); shift; continue ;;
+  --bench | --modes | --mib | --topology | --set | --iterations | --outer | --sample-pages | \
+    --results | --io-iterations | --max-threads)
     (($# >= 2)) || { echo "run.sh: $1 needs a value" >&2; exit 2; } ;;
   *) echo "run.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
   esac
@@ -58,6 +63,8 @@ while (($#)); do
   --results) results=$2 ;;
   --mib | --modes | --topology | --set) common+=("$1" "$2") ;;
   --iterations) stutter_opts+=("$1" "$2") ;;
+  --io-iterations) io_opts+=(--iterations "$2") ;;
+  --max-threads) io_opts+=("$1" "$2") ;;
   --outer | --sample-pages) pagealloc_opts+=("$1" "$2") ;;
   esac
   shift 2
@@ -84,6 +91,7 @@ for b in "${list[@]}"; do
     run_bench stutter "${stutter_opts[@]}"
     scripts/series-table.py "$results/stutter" | tee -a "$results/report.txt"
     ;;
+  paralleldd | tiobench) run_bench "$b" "${io_opts[@]}" ;;
   *) echo "run.sh: unknown benchmark '$b'" >&2; exit 2 ;;
   esac
 done

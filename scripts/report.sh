@@ -12,9 +12,10 @@ tool=${2:-$(dirname "$0")/../build/tools/vmstat/nlru-vmstat}
 
 html() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g'; }
 
-# The benchmarks' folders: ./run.sh's pagealloc/ and stutter/, or the folder itself.
+# The benchmarks' folders: ./run.sh's pagealloc/, stutter/, paralleldd/ and tiobench/, or the
+# folder itself.
 benches=()
-for b in pagealloc stutter; do
+for b in pagealloc stutter paralleldd tiobench; do
   [[ -f $dir/$b/run.json ]] && benches+=("$b:$b/")
 done
 if ((${#benches[@]} == 0)) && [[ -f $dir/run.json ]]; then
@@ -87,6 +88,16 @@ HEAD
       table "${p}stutter-throughput.txt" "stutter parallel write throughput (MB/s)"
       table "${p}vmstat-summary.txt" "stutter vmstat summary"
       chart "summary-stutter" "stutter vmstat summary, reclaim and allocation rows" ;;
+    paralleldd)
+      table "${p}paralleldd-elapsed.txt" "paralleldd, elapsed seconds of each dd"
+      table "${p}paralleldd-duration.txt" "paralleldd duration"
+      table "${p}vmstat-summary.txt" "paralleldd vmstat summary"
+      chart "summary-paralleldd" "paralleldd vmstat summary, reclaim and allocation rows" ;;
+    tiobench)
+      table "${p}tiobench-throughput.txt" "tiobench throughput (MB/s)"
+      table "${p}tiobench-duration.txt" "tiobench duration"
+      table "${p}vmstat-summary.txt" "tiobench vmstat summary"
+      chart "summary-tiobench" "tiobench vmstat summary, reclaim and allocation rows" ;;
     esac
   done
   # A single benchmark's folder: its summary chart has no benchmark suffix.

@@ -310,25 +310,28 @@ static int plot_pagealloc(const struct plot_args *a, const char *dir, const char
 	return rc;
 }
 
+/* The benchmarks' folders in ./run.sh's results folder. */
+static const char *const run_benches[] = {"pagealloc", "stutter", "paralleldd", "tiobench"};
+#define NR_RUN_BENCHES (int)(sizeof(run_benches) / sizeof(run_benches[0]))
+
 /* The vmstat summary as bars: of the folder, or of each benchmark of ./run.sh's folder. */
 static int plot_summary(const struct plot_args *a, const char *dir, const char *prefix)
 {
-	static const char *const benches[] = {"", "pagealloc", "stutter"};
 	char path[PLOT_PATH_MAX], one[PLOT_PATH_MAX + 32], title[96];
 	int rc = EXIT_OK, found = 0;
 
-	for (int b = 0; b < 3 && found >= 0; b++) {
+	for (int b = 0; b <= NR_RUN_BENCHES && found >= 0; b++) {
+		const char *bench = b ? run_benches[b - 1] : "";
 		char *buf;
 		size_t len;
 		int err;
 
-		snprintf(path, sizeof(path), "%s%s%s/vmstat-summary.csv", dir, b ? "/" : "",
-			 benches[b]);
+		snprintf(path, sizeof(path), "%s%s%s/vmstat-summary.csv", dir, b ? "/" : "", bench);
 		if (input_read(path, &buf, &len))
 			continue;
 		found = b ? found + 1 : -1; /* the folder's own summary stands alone */
-		snprintf(one, sizeof(one), "%s%s%s", prefix, b ? "-" : "", benches[b]);
-		snprintf(title, sizeof(title), "%s%svmstat summary", benches[b], b ? " " : "");
+		snprintf(one, sizeof(one), "%s%s%s", prefix, b ? "-" : "", bench);
+		snprintf(title, sizeof(title), "%s%svmstat summary", bench, b ? " " : "");
 		err = plot_summary_write(buf, len, title, one, (enum plot_fmt)a->img);
 		free(buf);
 		rc = worse(rc, err ? cli_error("%s: %s", path,
@@ -359,11 +362,12 @@ static int plot_results(const struct plot_args *a, const char *dir)
 		any = 1;
 	}
 	snprintf(prefix, sizeof(prefix), "%s-summary", base);
-	if (plot_find_file(dir, "pagealloc", "vmstat-summary.csv", path, sizeof(path)) ||
-	    plot_find_file(dir, "stutter", "vmstat-summary.csv", path, sizeof(path))) {
-		rc = worse(rc, plot_summary(a, dir, prefix));
-		any = 1;
-	}
+	for (int b = 0; b < NR_RUN_BENCHES; b++)
+		if (plot_find_file(dir, run_benches[b], "vmstat-summary.csv", path, sizeof(path))) {
+			rc = worse(rc, plot_summary(a, dir, prefix));
+			any = 1;
+			break;
+		}
 	/* Counters over time, where a column's folder holds a recording of them. */
 	for (int b = 0; b < 2; b++) {
 		static const char *const benches[] = {"pagealloc", "stutter"};
