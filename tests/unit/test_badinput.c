@@ -13,7 +13,7 @@
 #include "page_alloc.h"
 #include "vmstat.h"
 
-TestSuite(badinput, .timeout = 30);
+TestSuite(badinput, .fini = test_remove_dir, .timeout = 30);
 
 static void expect_create_fails(struct nlru_config *cfg, int err, const char *words)
 {
