@@ -60,7 +60,8 @@ struct nlru_engine {
 	struct owner_table *owners; /* regions and files by id (page->mapping) */
 	struct flusher *flusher;    /* background writeback of dirty file pages */
 	struct pageindex_cache *pageindex_cache; /* free nodes of the files' page indexes */
-	struct rwlock shrinker_rwsem;            /* protects the shrinker list */
+	struct mutex shrinker_lock;              /* the shrinker list and each one's call count */
+	pthread_cond_t shrinker_idle;            /* a dead shrinker's last call ended */
 	struct nlru_shrinker *shrinkers;         /* registered shrinkers, newest first */
 	struct nlru_shrinker *shadow_shrinker;   /* the engine's own (workingset), not the user's */
 	/* congestion_wait() calls: Linux counts none; tests see reclaim's throttle here */

@@ -1,8 +1,12 @@
 /*
  * shrinker.c - caches outside the LRU lists, asked to shrink in proportion to LRU scanning.
  *
- * Locking: the shrinker list is under an rwlock, as Linux's shrinker_rwsem: registration
- * writes, shrink_slab() only tries to read (a busy list counts as progress, as in Linux).
+ * Locking: the shrinker list is under a mutex (Linux's shrinker_rwsem) that is held only to
+ * walk a step of the list or change it, never across a callback.  A shrinker being called
+ * counts the call in ->active; unregistering marks it dead, so that no call starts, and it
+ * is unlinked and freed once ->active is 0.  So a callback may register and unregister
+ * shrinkers, its own included: from inside a callback, unregistering does not wait (the
+ * caller's own call is in progress), and the last call to return frees the shrinker.
  * nr_deferred (work a shrinker owes from passes that asked too little to reach a batch) is
  * an atomic per node, exchanged and added back without a lock.
  */
@@ -18,17 +22,34 @@
 
 __thread struct reclaim_state *current_reclaim_state;
 
+/* Callbacks of any engine's shrinkers the calling thread is inside. */
+static __thread int shrinker_call_depth;
+
 struct nlru_shrinker {
 	struct nlru_engine *eng;
 	struct nlru_shrinker_def def; /* seeks and batch filled in */
 	struct nlru_shrinker *next;
+	/* Under eng->shrinker_lock: */
+	int active;        /* shrink_slab() calls of its callbacks in progress */
+	atomic_bool dead;  /* unregistered: no call starts any more (read unlocked between calls) */
+	bool free_on_idle; /* unregistered from inside a callback: the last call frees it */
 	_Atomic long nr_deferred[MAX_NUMNODES];
 };
 
 int shrinker_list_init(struct nlru_engine *eng)
 {
+	pthread_condattr_t attr;
+	int r;
+
 	eng->shrinkers = NULL;
-	return -rwlock_init(&eng->shrinker_rwsem, NULL, LOCK_SHRINKERS, &eng->log);
+	mutex_init(&eng->shrinker_lock, LOCK_SHRINKERS, &eng->log);
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	r = pthread_cond_init(&eng->shrinker_idle, &attr);
+	pthread_condattr_destroy(&attr);
+	if (r)
+		mutex_destroy(&eng->shrinker_lock);
+	return -r;
 }
 
 void shrinker_list_destroy(struct nlru_engine *eng)
@@ -36,7 +57,7 @@ void shrinker_list_destroy(struct nlru_engine *eng)
 	unsigned int n = 0;
 
 	for (const struct nlru_shrinker *s = eng->shrinkers; s; s = s->next)
-		n++;
+		n += !s->dead;
 	/* The handles die with the engine: an unregister after this is a use-after-free. */
 	if (n)
 		log_warn(&eng->log,
@@ -49,7 +70,8 @@ void shrinker_list_destroy(struct nlru_engine *eng)
 		free(eng->shrinkers);
 		eng->shrinkers = next;
 	}
-	rwlock_destroy(&eng->shrinker_rwsem);
+	pthread_cond_destroy(&eng->shrinker_idle);
+	mutex_destroy(&eng->shrinker_lock);
 }
 
 int nlru_shrinker_register(struct nlru_engine *eng, const struct nlru_shrinker_def *def,
@@ -80,29 +102,48 @@ int nlru_shrinker_register(struct nlru_engine *eng, const struct nlru_shrinker_d
 		shrinker->def.seeks = NLRU_DEFAULT_SEEKS;
 	if (!shrinker->def.batch)
 		shrinker->def.batch = SHRINK_BATCH;
-	rwlock_wrlock(&eng->shrinker_rwsem);
+	mutex_lock(&eng->shrinker_lock);
 	shrinker->next = eng->shrinkers;
 	eng->shrinkers = shrinker;
-	rwlock_unlock(&eng->shrinker_rwsem);
+	mutex_unlock(&eng->shrinker_lock);
 	*out = shrinker;
 	return 0;
+}
+
+/* Take @shrinker off the list and free it.  shrinker_lock held; no call is in progress. */
+static void shrinker_unlink_free(struct nlru_engine *eng, struct nlru_shrinker *shrinker)
+{
+	struct nlru_shrinker **link;
+
+	for (link = &eng->shrinkers; *link && *link != shrinker; link = &(*link)->next)
+		;
+	if (*link)
+		*link = shrinker->next;
+	free(shrinker);
 }
 
 int nlru_shrinker_unregister(struct nlru_shrinker *shrinker)
 {
 	struct nlru_engine *eng;
-	struct nlru_shrinker **link;
 
 	if (!shrinker)
 		return 0;
 	eng = shrinker->eng;
-	rwlock_wrlock(&eng->shrinker_rwsem);
-	for (link = &eng->shrinkers; *link && *link != shrinker; link = &(*link)->next)
-		;
-	if (*link)
-		*link = shrinker->next;
-	rwlock_unlock(&eng->shrinker_rwsem);
-	free(shrinker);
+	mutex_lock(&eng->shrinker_lock);
+	shrinker->dead = true;
+	/*
+	 * From inside a callback, waiting could be for this very call, or for a thread that
+	 * waits for us: no call starts from now on, and the last one to end frees it.
+	 */
+	if (shrinker->active && shrinker_call_depth) {
+		shrinker->free_on_idle = true;
+		mutex_unlock(&eng->shrinker_lock);
+		return 0;
+	}
+	while (shrinker->active)
+		pthread_cond_wait(&eng->shrinker_idle, &eng->shrinker_lock.mutex);
+	shrinker_unlink_free(eng, shrinker);
+	mutex_unlock(&eng->shrinker_lock);
 	return 0;
 }
 
@@ -130,18 +171,23 @@ static unsigned long do_shrink_slab(struct nlru_engine *eng, struct nlru_shrinke
 	unsigned long freeable, total, freed = 0, batch = (unsigned long)def->batch;
 	long deferred;
 
+	shrinker_call_depth++;
 	freeable = def->count(def->arg, &sc);
-	if (freeable == 0 || freeable == NLRU_SHRINK_STOP)
+	shrinker_call_depth--;
+	/* Unregistered meanwhile, by its own callback or another's: no call follows. */
+	if (freeable == 0 || freeable == NLRU_SHRINK_STOP || atomic_load(&shrinker->dead))
 		return 0;
 	deferred = atomic_exchange(&shrinker->nr_deferred[nid], 0);
 	total = shrink_slab_target(freeable, (unsigned long)MAX(deferred, 0), nr_scanned,
 				   nr_eligible, def->seeks);
-	while (total >= batch || total >= freeable) {
+	while ((total >= batch || total >= freeable) && !atomic_load(&shrinker->dead)) {
 		unsigned long ret;
 
 		sc.nr_to_scan = MIN(batch, total);
 		sc.nr_scanned = sc.nr_to_scan;
+		shrinker_call_depth++;
 		ret = def->scan(def->arg, &sc);
+		shrinker_call_depth--;
 		if (ret == NLRU_SHRINK_STOP)
 			break;
 		freed += ret;
@@ -154,19 +200,49 @@ static unsigned long do_shrink_slab(struct nlru_engine *eng, struct nlru_shrinke
 	return freed;
 }
 
+/*
+ * The first live shrinker from @s on, marked active, or NULL.  An active shrinker stays on
+ * the list, so the walk goes on from it after the lock is dropped for its calls.  Locked.
+ */
+static struct nlru_shrinker *shrinker_get_next(struct nlru_shrinker *s)
+{
+	while (s && s->dead)
+		s = s->next;
+	if (s)
+		s->active++;
+	return s;
+}
+
+/* A call of @s ended: free it if it died meanwhile, or wake its unregisterer.  Locked. */
+static struct nlru_shrinker *shrinker_put(struct nlru_engine *eng, struct nlru_shrinker *s)
+{
+	struct nlru_shrinker *next = s->next;
+
+	if (--s->active || !s->dead)
+		return next;
+	if (s->free_on_idle)
+		shrinker_unlink_free(eng, s);
+	else
+		pthread_cond_broadcast(&eng->shrinker_idle);
+	return next;
+}
+
 unsigned long shrink_slab(struct nlru_engine *eng, int nid, unsigned long nr_scanned,
 			  unsigned long nr_eligible)
 {
+	struct nlru_shrinker *s;
 	unsigned long freed = 0;
 
 	if (nr_scanned == 0)
 		nr_scanned = SWAP_CLUSTER_MAX;
-	/* Someone is (un)registering: report progress rather than wait, as Linux does. */
-	if (rwlock_tryrdlock(&eng->shrinker_rwsem))
-		return 1;
-	for (struct nlru_shrinker *s = eng->shrinkers; s; s = s->next)
+	mutex_lock(&eng->shrinker_lock);
+	for (s = shrinker_get_next(eng->shrinkers); s;
+	     s = shrinker_get_next(shrinker_put(eng, s))) {
+		mutex_unlock(&eng->shrinker_lock);
 		freed += do_shrink_slab(eng, s, (s->def.flags & NLRU_SHRINKER_NUMA_AWARE) ? nid : 0,
 					nr_scanned, nr_eligible);
-	rwlock_unlock(&eng->shrinker_rwsem);
+		mutex_lock(&eng->shrinker_lock);
+	}
+	mutex_unlock(&eng->shrinker_lock);
 	return freed;
 }

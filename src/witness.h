@@ -31,7 +31,6 @@ struct nlru_log;
 /* Lock classes in the order they nest; docs/design.md's "Locking" table, row by row. */
 enum lock_class {
 	LOCK_NONE,            /* not a class: an unchecked lock */
-	LOCK_SHRINKERS,       /* engine.shrinker_rwsem */
 	LOCK_PAGE,            /* PG_locked: a page being read in or written into */
 	LOCK_OWNERS,          /* owner_table.lock */
 	LOCK_REGION,          /* nlru_region.lock */
@@ -46,6 +45,7 @@ enum lock_class {
 	LOCK_FLUSHER,         /* flusher.lock (a leaf) */
 	LOCK_SWAP_ERRORS,     /* swap_device.err_lock (a leaf) */
 	LOCK_BLKDEV,          /* blkdev.lock: the block device model's queues (a leaf) */
+	LOCK_SHRINKERS,       /* engine.shrinker_lock: the shrinker list (a leaf) */
 	NR_LOCK_CLASSES
 };
 

@@ -493,11 +493,13 @@ struct nlru_shrinker_def {
 
 /*
  * nlru_shrinker_register - from now on reclaim calls @def's callbacks, from kswapd and from
- * allocating threads, possibly at the same time: they must be thread-safe, must not sleep
- * for long, must not allocate with NLRU_GFP_DIRECT_RECLAIM (reclaim would call them again),
- * and the caller must never hold a lock they take across a call into the engine (any call may
- * reclaim, and reclaim calls them).  Pages the cache frees while
- * reclaim calls it count as reclaimed when it allocated them with NLRU_GFP_SLAB_*.
+ * allocating threads, possibly at the same time: they must be thread-safe and must not sleep
+ * for long, and the caller must never hold a lock they take across a call into the engine
+ * (any call may reclaim, and reclaim calls them).  Inside a callback the whole API may be
+ * used: allocating (the thread is reclaiming, so it takes from the reserves and never
+ * reclaims again, as Linux's PF_MEMALLOC), registering a shrinker, unregistering one (its
+ * own included).  Pages the cache frees while reclaim calls it count as reclaimed when it
+ * allocated them with NLRU_GFP_SLAB_*.
  * -EINVAL (logged) for missing callbacks, a bad size, negative seeks or batch, or flags other
  * than NLRU_SHRINKER_NUMA_AWARE; -ENOMEM.
  */
@@ -505,9 +507,13 @@ NLRU_API int nlru_shrinker_register(struct nlru_engine *eng, const struct nlru_s
 				    struct nlru_shrinker **out);
 
 /*
- * nlru_shrinker_unregister - waits for calls in progress; no call follows.  NULL is fine.
- * @shrinker must belong to a live engine: nlru_engine_destroy() frees the shrinkers still
- * registered, and their handles with them.
+ * nlru_shrinker_unregister - no call of @shrinker's callbacks starts after it returns; NULL is
+ * fine.  Called from outside any shrinker callback, it first waits for the calls in progress
+ * to return, so the cache may be torn down at once.  Called from inside a shrinker callback
+ * (its own or another's), it does not wait, which could be for the very call it is in: calls
+ * already in progress run to their end, and the shrinker is freed when the last one returns.
+ * Never blocks on reclaim.  @shrinker must belong to a live engine: nlru_engine_destroy()
+ * frees the shrinkers still registered, and their handles with them.
  */
 NLRU_API int nlru_shrinker_unregister(struct nlru_shrinker *shrinker);
 

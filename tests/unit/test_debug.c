@@ -94,7 +94,7 @@ Test(debug, lock_taken_out_of_order_is_reported_once_and_not_fatal)
 			 "while holding zone.lock (taken at tests/unit/test_debug.c:"),
 		  "logged: %s", test_log_debug);
 	/* Nothing is held any more, and the engine works on. */
-	cr_assert(witness_may_take(LOCK_SHRINKERS));
+	cr_assert(witness_may_take(LOCK_PAGE));
 	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 0, NLRU_NUMA_NO_NODE, &page), 0);
 	cr_assert_eq(nlru_free_pages(eng, page, 0), 0);
 	debug_reset_counters();

@@ -1,7 +1,9 @@
 /* Shrinkers: shrink_slab's proportion and deferral, slab page charging, bad registrations. */
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "helpers.h"
 #include "shrinker.h"
@@ -279,5 +281,275 @@ Test(shrinker, pressure_is_proportional_to_lru_scanning_and_seeks)
 	cr_assert_eq(nlru_region_destroy(r), 0);
 	nlru_shrinker_unregister(a);
 	nlru_shrinker_unregister(b);
+	destroy_engine(eng);
+}
+
+/*
+ * A cache whose callbacks change the shrinker list, as a slab allocator does when a cache
+ * empties or is torn down under pressure: unregister itself or another shrinker, register a
+ * new one, or allocate from the engine.
+ */
+struct meddler {
+	struct cache cache;
+	struct nlru_shrinker *self;   /* set once registered */
+	struct nlru_shrinker *victim; /* unregistered by the first scan, if set */
+	bool unregister_self;         /* the first scan unregisters its own shrinker */
+	bool unregister_in_count;     /* ... from the count callback instead */
+	bool register_one;            /* the first scan registers another shrinker */
+	bool allocate;                /* every scan allocates (and frees) an engine page */
+	struct nlru_shrinker *registered;
+	_Atomic int done;             /* the first callback did its deed */
+	_Atomic int calls_after;      /* callbacks after it unregistered itself */
+	_Atomic int depth, max_depth; /* nesting of scans in one thread */
+	_Atomic long allocs, alloc_failures;
+};
+
+static _Thread_local int scan_depth;
+
+static unsigned long meddler_count(void *arg, struct nlru_shrink_control *sc)
+{
+	struct meddler *m = arg;
+
+	if (atomic_load(&m->done) && (m->unregister_self || m->unregister_in_count))
+		atomic_fetch_add(&m->calls_after, 1);
+	if (m->unregister_in_count && !atomic_exchange(&m->done, 1))
+		cr_assert_eq(nlru_shrinker_unregister(m->self), 0);
+	return cache_count(&m->cache, sc);
+}
+
+static unsigned long meddler_scan(void *arg, struct nlru_shrink_control *sc)
+{
+	struct meddler *m = arg;
+	unsigned long freed;
+
+	if (atomic_load(&m->done) && m->unregister_self)
+		atomic_fetch_add(&m->calls_after, 1);
+	if (++scan_depth > atomic_load(&m->max_depth))
+		atomic_store(&m->max_depth, scan_depth);
+	if (m->allocate) {
+		void *p;
+
+		/* A reclaiming allocation inside reclaim: served from the reserves, no recursion.
+		 */
+		if (nlru_alloc_pages(m->cache.eng, NLRU_GFP_KERNEL, 0, NLRU_NUMA_NO_NODE, &p) ==
+		    0) {
+			atomic_fetch_add(&m->allocs, 1);
+			cr_assert_eq(nlru_free_pages(m->cache.eng, p, 0), 0);
+		} else {
+			atomic_fetch_add(&m->alloc_failures, 1);
+		}
+	}
+	freed = cache_scan(&m->cache, sc);
+	if (!m->unregister_in_count && !atomic_exchange(&m->done, 1)) {
+		if (m->unregister_self)
+			cr_assert_eq(nlru_shrinker_unregister(m->self), 0);
+		if (m->victim)
+			cr_assert_eq(nlru_shrinker_unregister(m->victim), 0);
+		if (m->register_one) {
+			struct nlru_shrinker_def def = {
+				.size = sizeof(def), .count = virtual_count, .scan = virtual_scan};
+			static struct virtual_cache v;
+
+			def.arg = &v;
+			cr_assert_eq(nlru_shrinker_register(m->cache.eng, &def, &m->registered), 0);
+		}
+	}
+	scan_depth--;
+	return freed;
+}
+
+static struct nlru_shrinker *register_meddler(struct nlru_engine *eng, struct meddler *m)
+{
+	struct nlru_shrinker_def def = {
+		.size = sizeof(def), .count = meddler_count, .scan = meddler_scan, .arg = m};
+
+	m->cache.eng = eng;
+	cr_assert_eq(nlru_shrinker_register(eng, &def, &m->self), 0);
+	return m->self;
+}
+
+/* Fill the engine with the meddler's cache, then make direct reclaim run its callbacks. */
+static void meddle_by_direct_reclaim(struct nlru_engine *eng, struct meddler *m)
+{
+	void *p;
+
+	cache_fill(&m->cache, NLRU_GFP_SLAB_RECLAIMABLE, 4096);
+	cr_assert_gt(m->cache.n, 1500);
+	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 0, 0, &p), 0, "%s", test_log_last);
+	cr_expect_eq(atomic_load(&m->done), 1, "the callback ran");
+	cr_assert_eq(nlru_free_pages(eng, p, 0), 0);
+}
+
+/* A scan may unregister its own shrinker: it is never called again, and nothing hangs. */
+Test(shrinker, scan_may_unregister_its_own_shrinker)
+{
+	static struct meddler m = {.unregister_self = true};
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	void *p;
+
+	register_meddler(eng, &m);
+	meddle_by_direct_reclaim(eng, &m);
+	/* More pressure: the cache is not asked again. */
+	cache_fill(&m.cache, NLRU_GFP_SLAB_RECLAIMABLE, 4096);
+	cr_expect_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 0, 0, &p), -ENOMEM);
+	cr_expect_eq(atomic_load(&m.calls_after), 0, "no callback after the unregister returned");
+	cache_empty(&m.cache);
+	test_log_last[0] = '\0';
+	destroy_engine(eng);
+	cr_expect(!strstr(test_log_last, "still registered"), "%s", test_log_last);
+}
+
+/* The same from the count callback, which runs first. */
+Test(shrinker, count_may_unregister_its_own_shrinker)
+{
+	static struct meddler m = {.unregister_in_count = true};
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	void *p;
+
+	register_meddler(eng, &m);
+	cache_fill(&m.cache, NLRU_GFP_SLAB_RECLAIMABLE, 4096);
+	cr_expect_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 0, 0, &p), -ENOMEM);
+	cr_expect_eq(atomic_load(&m.done), 1, "the count callback ran");
+	cr_expect_eq(atomic_load(&m.calls_after), 0, "no callback after the unregister returned");
+	cr_expect_eq(m.cache.scans, 0, "the count that unregistered was not followed by a scan");
+	cache_empty(&m.cache);
+	destroy_engine(eng);
+}
+
+/* A scan may unregister another shrinker, or register a new one. */
+Test(shrinker, scan_may_unregister_and_register_others)
+{
+	static struct meddler m = {.register_one = true};
+	static struct cache other;
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+
+	other.eng = eng;
+	m.victim = register_cache(&other, 0, 0);
+	register_meddler(eng, &m);
+	meddle_by_direct_reclaim(eng, &m);
+	cr_assert_neq(m.registered, NULL);
+	cr_expect_eq(nlru_shrinker_unregister(m.registered), 0);
+	cr_expect_eq(nlru_shrinker_unregister(m.self), 0);
+	cache_empty(&m.cache);
+	destroy_engine(eng);
+}
+
+/*
+ * A scan run by kswapd that unregisters its shrinker: kswapd goes on balancing, and the
+ * engine's destruction, which stops kswapd, returns.
+ */
+Test(shrinker, kswapd_scan_may_unregister_its_own_shrinker)
+{
+	static struct meddler m = {.unregister_self = true};
+	struct nlru_engine *eng = test_swap_engine(8, 0, true);
+	void *p;
+
+	/* Filled first: kswapd, woken by the filling, must not scan a cache half made. */
+	m.cache.eng = eng;
+	cache_fill(&m.cache, NLRU_GFP_SLAB_RECLAIMABLE, 4096);
+	/* Without direct reclaim: only kswapd, woken by the allocations, asks the cache. */
+	register_meddler(eng, &m);
+	for (int i = 0; i < 5000 && !atomic_load(&m.done); i++) {
+		if (nlru_alloc_pages(eng, NLRU_GFP_NOWAIT, 0, 0, &p) == 0)
+			cr_assert_eq(nlru_free_pages(eng, p, 0), 0);
+		usleep(1000);
+	}
+	cr_assert_eq(atomic_load(&m.done), 1, "kswapd ran the scan");
+	/* kswapd is not stuck: it reclaims again for a new wakeup. */
+	cache_empty(&m.cache);
+	cr_expect_eq(atomic_load(&m.calls_after), 0);
+	destroy_engine(eng);
+}
+
+/*
+ * A scan that allocates with direct reclaim allowed does not recurse into reclaim (the thread
+ * is PF_MEMALLOC): from direct reclaim and from kswapd alike, no scan runs inside a scan.
+ */
+Test(shrinker, scan_that_allocates_does_not_recurse)
+{
+	static struct meddler m = {.allocate = true};
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+
+	register_meddler(eng, &m);
+	meddle_by_direct_reclaim(eng, &m);
+	cache_fill(&m.cache, NLRU_GFP_SLAB_RECLAIMABLE, 4096);
+	cr_assert_eq(nlru_kswapd_run(eng, 0), 0);
+	cr_expect_gt(atomic_load(&m.allocs), 0, "the scans' allocations were served");
+	cr_expect_eq(atomic_load(&m.alloc_failures), 0);
+	cr_expect_eq(atomic_load(&m.max_depth), 1, "no scan inside a scan");
+	cr_expect_eq(nlru_shrinker_unregister(m.self), 0);
+	cache_empty(&m.cache);
+	destroy_engine(eng);
+}
+
+/* A scan another thread is in; unregister from outside waits for it to return. */
+struct slow_scan {
+	_Atomic int entered, release, returned;
+};
+
+static unsigned long slow_count(void *arg, struct nlru_shrink_control *sc)
+{
+	return 1000;
+}
+
+static unsigned long slow_scan_fn(void *arg, struct nlru_shrink_control *sc)
+{
+	struct slow_scan *s = arg;
+
+	if (atomic_exchange(&s->entered, 1))
+		return NLRU_SHRINK_STOP;
+	while (!atomic_load(&s->release))
+		usleep(1000);
+	atomic_store(&s->returned, 1);
+	return NLRU_SHRINK_STOP;
+}
+
+struct unregister_job {
+	struct nlru_shrinker *s;
+	_Atomic int done;
+};
+
+static void *unregister_thread(void *arg)
+{
+	struct unregister_job *job = arg;
+
+	nlru_shrinker_unregister(job->s);
+	atomic_store(&job->done, 1);
+	return NULL;
+}
+
+static void *kswapd_pass_thread(void *arg)
+{
+	nlru_kswapd_run(arg, 0);
+	return NULL;
+}
+
+Test(shrinker, unregister_waits_for_calls_in_progress)
+{
+	static struct slow_scan s;
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	struct nlru_shrinker_def def = {
+		.size = sizeof(def), .count = slow_count, .scan = slow_scan_fn, .arg = &s};
+	struct unregister_job job = {0};
+	pthread_t reclaimer, unregisterer;
+	void *held[2048];
+	int n = 0;
+
+	cr_assert_eq(nlru_shrinker_register(eng, &def, &job.s), 0);
+	/* Below the high watermark, so that a kswapd pass reclaims. */
+	while (n < 2048 && nlru_alloc_pages(eng, NLRU_GFP_NOWAIT, 0, 0, &held[n]) == 0)
+		n++;
+	cr_assert_eq(pthread_create(&reclaimer, NULL, kswapd_pass_thread, eng), 0);
+	while (!atomic_load(&s.entered))
+		usleep(1000);
+	cr_assert_eq(pthread_create(&unregisterer, NULL, unregister_thread, &job), 0);
+	usleep(50000);
+	cr_expect_eq(atomic_load(&job.done), 0, "unregister returned while the scan ran");
+	atomic_store(&s.release, 1);
+	pthread_join(unregisterer, NULL);
+	cr_expect_eq(atomic_load(&s.returned), 1, "the scan had returned when unregister did");
+	pthread_join(reclaimer, NULL);
+	while (n--)
+		cr_assert_eq(nlru_free_pages(eng, held[n], 0), 0);
 	destroy_engine(eng);
 }
