@@ -74,25 +74,43 @@ void shrinker_list_destroy(struct nlru_engine *eng)
 	mutex_destroy(&eng->shrinker_lock);
 }
 
+/* Says which part of a shrinker definition is wrong; -EINVAL. */
+static int bad_shrinker_def(struct nlru_engine *eng, const struct nlru_shrinker_def *def)
+{
+	if (!def)
+		log_err(&eng->log, "shrinker: register needs a definition (def is NULL)");
+	else if (def->size < sizeof(*def))
+		log_err(&eng->log,
+			"shrinker: def->size is %zu, not sizeof(struct nlru_shrinker_def) (%zu)",
+			def->size, sizeof(*def));
+	else if (!def->count || !def->scan)
+		log_err(&eng->log, "shrinker: the %s callback is missing",
+			!def->count ? (!def->scan ? "count and scan" : "count") : "scan");
+	else if (def->seeks < 0)
+		log_err(&eng->log, "shrinker: seeks is %d; 0 (the default) or more", def->seeks);
+	else if (def->batch < 0)
+		log_err(&eng->log, "shrinker: batch is %ld; 0 (the default) or more", def->batch);
+	else
+		log_err(&eng->log, "shrinker: unknown flags 0x%x",
+			def->flags & ~NLRU_SHRINKER_NUMA_AWARE);
+	return -EINVAL;
+}
+
 int nlru_shrinker_register(struct nlru_engine *eng, const struct nlru_shrinker_def *def,
 			   struct nlru_shrinker **out)
 {
 	struct nlru_shrinker *shrinker;
 
-	if (!eng || !out)
+	if (!eng)
 		return -EINVAL;
-	if (!def || def->size < sizeof(*def) || !def->count || !def->scan || def->seeks < 0 ||
-	    def->batch < 0) {
-		log_err(&eng->log, "shrinker: needs count and scan callbacks, and no negative "
-				   "seeks or batch");
+	if (!out) {
+		log_err(&eng->log, "shrinker: register needs somewhere to put the handle (out)");
 		return -EINVAL;
 	}
 	/* A flag of a later version would be silently ignored: refuse it. */
-	if (def->flags & ~NLRU_SHRINKER_NUMA_AWARE) {
-		log_err(&eng->log, "shrinker: unknown flags 0x%x",
-			def->flags & ~NLRU_SHRINKER_NUMA_AWARE);
-		return -EINVAL;
-	}
+	if (!def || def->size < sizeof(*def) || !def->count || !def->scan || def->seeks < 0 ||
+	    def->batch < 0 || (def->flags & ~NLRU_SHRINKER_NUMA_AWARE))
+		return bad_shrinker_def(eng, def);
 	shrinker = calloc(1, sizeof(*shrinker));
 	if (!shrinker)
 		return -ENOMEM;

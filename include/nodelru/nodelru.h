@@ -500,8 +500,8 @@ struct nlru_shrinker_def {
  * reclaims again, as Linux's PF_MEMALLOC), registering a shrinker, unregistering one (its
  * own included).  Pages the cache frees while reclaim calls it count as reclaimed when it
  * allocated them with NLRU_GFP_SLAB_*.
- * -EINVAL (logged) for missing callbacks, a bad size, negative seeks or batch, or flags other
- * than NLRU_SHRINKER_NUMA_AWARE; -ENOMEM.
+ * -EINVAL (logged, naming what is wrong) for a NULL @def or @out, a bad size, a missing
+ * callback, negative seeks or batch, or flags other than NLRU_SHRINKER_NUMA_AWARE; -ENOMEM.
  */
 NLRU_API int nlru_shrinker_register(struct nlru_engine *eng, const struct nlru_shrinker_def *def,
 				    struct nlru_shrinker **out);

@@ -186,14 +186,24 @@ Test(shrinker, bad_registrations_and_slab_flags)
 	struct nlru_shrinker *s;
 	void *p;
 
+	/* Each refusal says what is wrong. */
 	cr_expect_eq(nlru_shrinker_register(eng, &def, &s), -EINVAL, "no scan callback");
+	cr_expect(strstr(test_log_last, "the scan callback is missing"), "%s", test_log_last);
 	def.scan = cache_scan;
 	def.size = 8;
 	cr_expect_eq(nlru_shrinker_register(eng, &def, &s), -EINVAL, "short struct");
+	cr_expect(strstr(test_log_last, "def->size is 8"), "%s", test_log_last);
 	def.size = sizeof(def);
 	def.seeks = -1;
 	cr_expect_eq(nlru_shrinker_register(eng, &def, &s), -EINVAL, "negative seeks");
+	cr_expect(strstr(test_log_last, "seeks is -1"), "%s", test_log_last);
 	def.seeks = 0;
+	def.batch = -5;
+	cr_expect_eq(nlru_shrinker_register(eng, &def, &s), -EINVAL, "negative batch");
+	cr_expect(strstr(test_log_last, "batch is -5"), "%s", test_log_last);
+	def.batch = 0;
+	cr_expect_eq(nlru_shrinker_register(eng, &def, NULL), -EINVAL, "no handle");
+	cr_expect(strstr(test_log_last, "(out)"), "%s", test_log_last);
 	def.flags = 0x80;
 	cr_expect_eq(nlru_shrinker_register(eng, &def, &s), -EINVAL, "unknown flag 0x80");
 	cr_expect(strstr(test_log_last, "unknown flags 0x80"), "%s", test_log_last);
@@ -201,6 +211,7 @@ Test(shrinker, bad_registrations_and_slab_flags)
 	cr_assert_eq(nlru_shrinker_register(eng, &def, &s), 0, "%s", test_log_last);
 	cr_expect_eq(nlru_shrinker_unregister(s), 0);
 	cr_expect_eq(nlru_shrinker_register(eng, NULL, &s), -EINVAL);
+	cr_expect(strstr(test_log_last, "def is NULL"), "%s", test_log_last);
 	cr_expect_eq(nlru_shrinker_unregister(NULL), 0);
 	cr_expect_eq(nlru_alloc_pages(eng,
 				      NLRU_GFP_KERNEL | NLRU_GFP_SLAB_RECLAIMABLE |
