@@ -23,7 +23,10 @@ static int __lsan_do_recoverable_leak_check(void)
 #include "lru.h"
 #include "page_alloc.h"
 #include "pcp.h"
+#include "reclaim_mode.h"
+#include "vmscan.h"
 #include "vmstat.h"
+#include "zonelist.h"
 
 char test_log_last[512];
 int test_log_count;
@@ -386,4 +389,20 @@ void copy_through(struct nlru_engine *eng, const char *src, const char *dst, siz
 	cr_assert_eq(nlru_file_close(b), 0, "%s", test_log_last);
 	cr_assert_eq(nlru_file_close(a), 0);
 	free(buf);
+}
+
+void reclaim_pass(struct nlru_engine *eng, unsigned int gfp)
+{
+	struct scan_control sc = {
+		.nr_to_reclaim = SWAP_CLUSTER_MAX,
+		.gfp_mask = gfp,
+		.reclaim_idx = ZONE_NORMAL,
+		.priority = 0,
+		.may_writepage = 1,
+		.may_unmap = 1,
+		.may_swap = 1,
+		.ignore_unreclaimable = 1,
+	};
+
+	eng->mode->shrink_zones(eng, node_zonelist(NODE_DATA(eng, 0), gfp), &sc);
 }

@@ -65,6 +65,12 @@ void destroy_engine(struct nlru_engine *eng);
  */
 void check_lru_invariants(struct nlru_engine *eng, bool only_anon_allocated);
 
+/*
+ * One reclaim pass at priority 0 over node 0's zones with @gfp, as direct reclaim makes it
+ * (or kswapd's, with PF_KSWAPD set in current_flags); unreclaimable nodes are not skipped.
+ */
+void reclaim_pass(struct nlru_engine *eng, unsigned int gfp);
+
 /* A small engine with a swap file of @swap_mib and kswapd on or off. */
 struct nlru_engine *test_swap_engine(long node_mib, long swap_mib, bool kswapd);
 

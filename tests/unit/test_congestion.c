@@ -72,23 +72,6 @@ static struct nlru_file *dirty_file(struct nlru_engine *eng, const char *name, i
 	return f;
 }
 
-/* One direct reclaim pass at priority 0 over node 0's zones, with @gfp. */
-static void direct_reclaim_pass(struct nlru_engine *eng, unsigned int gfp)
-{
-	struct scan_control sc = {
-		.nr_to_reclaim = SWAP_CLUSTER_MAX,
-		.gfp_mask = gfp,
-		.reclaim_idx = ZONE_NORMAL,
-		.priority = 0,
-		.may_writepage = 1,
-		.may_unmap = 1,
-		.may_swap = 1,
-		.ignore_unreclaimable = 1,
-	};
-
-	eng->mode->shrink_zones(eng, node_zonelist(NODE_DATA(eng, 0), gfp), &sc);
-}
-
 static bool some_lruvec_flagged(struct nlru_engine *eng, int flag)
 {
 	struct lruvec *lruvecs[NLRU_MAX_NR_ZONES];
@@ -118,7 +101,7 @@ Test(congestion, direct_reclaim_waits_on_a_congested_device)
 
 	cr_assert_eq(writeback_pages(f, 64, NULL), 0);
 	cr_assert(blkdev_write_congested(eng->blkdev), "a full queue does not congest");
-	direct_reclaim_pass(eng, NLRU_GFP_KERNEL);
+	reclaim_pass(eng, NLRU_GFP_KERNEL);
 	cr_expect(some_lruvec_flagged(eng, LRUVEC_CONGESTED));
 	cr_expect_gt(atomic_load(&eng->congestion_waits), 0, "direct reclaim did not wait");
 	close_after_thaw(eng, f);
@@ -132,7 +115,7 @@ Test(congestion, no_wait_without_congestion)
 
 	cr_assert_eq(writeback_pages(f, 64, NULL), 0);
 	cr_assert_not(blkdev_write_congested(eng->blkdev));
-	direct_reclaim_pass(eng, NLRU_GFP_KERNEL);
+	reclaim_pass(eng, NLRU_GFP_KERNEL);
 	cr_expect_not(some_lruvec_flagged(eng, LRUVEC_CONGESTED));
 	cr_expect_eq(atomic_load(&eng->congestion_waits), 0);
 	close_after_thaw(eng, f);
@@ -148,7 +131,7 @@ static void *reclaim_in_thread(void *arg)
 {
 	struct pass *p = arg;
 
-	direct_reclaim_pass(p->eng, p->gfp);
+	reclaim_pass(p->eng, p->gfp);
 	atomic_store(&p->returned, true);
 	return NULL;
 }

@@ -385,23 +385,6 @@ static void free_writeback_pages(struct nlru_engine *eng, struct page *pages[WB_
 	}
 }
 
-/* One direct (or kswapd's, with PF_KSWAPD set) pass at priority 0 over node 0's zones. */
-static void reclaim_pass(struct nlru_engine *eng)
-{
-	struct scan_control sc = {
-		.nr_to_reclaim = SWAP_CLUSTER_MAX,
-		.gfp_mask = NLRU_GFP_KERNEL,
-		.reclaim_idx = ZONE_NORMAL,
-		.priority = 0,
-		.may_writepage = 1,
-		.may_unmap = 1,
-		.may_swap = 1,
-		.ignore_unreclaimable = 1,
-	};
-
-	eng->mode->shrink_zones(eng, node_zonelist(NODE_DATA(eng, 0), NLRU_GFP_KERNEL), &sc);
-}
-
 /*
  * 4.8 shrink_page_list's writeback cases (4.7's, with ZONE_WRITEBACK, in zone mode).  A page
  * under writeback is marked PG_reclaim and kept; a batch of nothing else flags its lruvec
@@ -417,7 +400,7 @@ Test(reclaim, kswapd_waits_when_it_meets_marked_pages_still_under_writeback)
 
 	add_writeback_pages(eng, pages);
 	current_flags = PF_KSWAPD;
-	reclaim_pass(eng);
+	reclaim_pass(eng, NLRU_GFP_KERNEL);
 	cr_assert_eq(vmstat_value(eng, "pgscan_kswapd"), WB_PAGES, "every page was scanned");
 	for (int i = 0; i < WB_PAGES; i++)
 		cr_expect(page_test(pages[i], PG_reclaim), "page %d marked for rotation", i);
@@ -430,11 +413,11 @@ Test(reclaim, kswapd_waits_when_it_meets_marked_pages_still_under_writeback)
 	cr_expect_eq(atomic_load(&eng->congestion_waits), 0, "first meeting: marked, no wait");
 
 	current_flags = 0;
-	reclaim_pass(eng);
+	reclaim_pass(eng, NLRU_GFP_KERNEL);
 	cr_expect_eq(atomic_load(&eng->congestion_waits), 0, "direct reclaim never waits here");
 
 	current_flags = PF_KSWAPD;
-	reclaim_pass(eng);
+	reclaim_pass(eng, NLRU_GFP_KERNEL);
 	current_flags = 0;
 	cr_expect_gt(atomic_load(&eng->congestion_waits), 0,
 		     "kswapd met marked pages on a WRITEBACK lruvec: nr_immediate, so it waited");
