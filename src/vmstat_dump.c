@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "blkdev.h"
 #include "log.h"
@@ -79,6 +80,22 @@ void dump_vmstat_events_48(struct nlru_engine *eng, FILE *out)
 	}
 }
 
+/*
+ * The end of a dump: flushed, so that a write the stream buffered fails here rather than at
+ * the caller's fclose() (a full disk, /dev/full).  -EIO, logged with the reason, if any write
+ * of the dump failed.
+ */
+static int dump_done(struct nlru_engine *eng, const char *what, FILE *out)
+{
+	int flushed = fflush(out), err = errno; /* before logging: the callback may change it */
+
+	if (flushed == 0 && !ferror(out))
+		return 0;
+	log_err(&eng->log, "%s dump: writing it failed: %s", what,
+		flushed ? strerror(err) : "an earlier write of the stream failed");
+	return -EIO;
+}
+
 int nlru_vmstat_dump(struct nlru_engine *eng, FILE *out)
 {
 	unsigned long background, dirty;
@@ -90,7 +107,7 @@ int nlru_vmstat_dump(struct nlru_engine *eng, FILE *out)
 	fprintf(out, "nr_dirty_threshold %lu\n", dirty);
 	fprintf(out, "nr_dirty_background_threshold %lu\n", background);
 	eng->mode->dump_vmstat_events(eng, out);
-	return ferror(out) ? -EIO : 0;
+	return dump_done(eng, "vmstat", out);
 }
 
 int nlru_node_vmstat_dump(struct nlru_engine *eng, int nid, FILE *out)
@@ -98,7 +115,7 @@ int nlru_node_vmstat_dump(struct nlru_engine *eng, int nid, FILE *out)
 	if (!eng || !out || nid < 0 || nid >= eng->nr_nodes)
 		return -EINVAL;
 	eng->mode->dump_vmstat_items(eng, nid, out);
-	return ferror(out) ? -EIO : 0;
+	return dump_done(eng, "node vmstat", out);
 }
 
 static bool is_zone_first_populated(const struct pglist_data *pgdat, const struct zone *zone)
@@ -182,7 +199,7 @@ int nlru_zoneinfo_dump(struct nlru_engine *eng, FILE *out)
 	if (!eng || !out)
 		return -EINVAL;
 	eng->mode->dump_zoneinfo(eng, out);
-	return ferror(out) ? -EIO : 0;
+	return dump_done(eng, "zoneinfo", out);
 }
 
 int nlru_diskstats_dump(struct nlru_engine *eng, FILE *out)
@@ -195,5 +212,5 @@ int nlru_diskstats_dump(struct nlru_engine *eng, FILE *out)
 	}
 	if (eng->blkdev)
 		blkdev_print_diskstats(eng->blkdev, "nlru0", out);
-	return ferror(out) ? -EIO : 0;
+	return dump_done(eng, "diskstats", out);
 }

@@ -105,7 +105,8 @@ NLRU_API const char *nlru_zone_name(enum nlru_zone_type zone); /* "DMA32", "Norm
 /*
  * Dumps in the exact text formats of the Linux version the engine's mode imitates:
  * /proc/vmstat, /proc/zoneinfo, and /sys/devices/system/node/node<nid>/vmstat.
- * Return 0, -EINVAL on bad arguments, or -EIO if writing to @out failed.
+ * Each flushes @out when done, so that a write the stream buffered is checked too.  Return 0,
+ * -EINVAL on bad arguments, or -EIO (logged with the reason) if writing to @out failed.
  */
 NLRU_API int nlru_vmstat_dump(struct nlru_engine *eng, FILE *out);
 NLRU_API int nlru_zoneinfo_dump(struct nlru_engine *eng, FILE *out);
@@ -118,8 +119,9 @@ NLRU_API int nlru_node_vmstat_dump(struct nlru_engine *eng, int nid, FILE *out);
  * writes, I/Os in flight, ms with I/O in flight, and the weighted ms.  Times are the engine's
  * clock.  An engine without the device (blkdev_mbs and blkdev_direct 0) prints nothing and
  * returns 0: its I/O goes straight to the files in the caller, and nothing counts it.
- * Returns 0, -EINVAL for a NULL argument (logged when @eng is not NULL), or -EIO if writing
- * to @out failed.  Takes the device's lock for a moment; may run beside any I/O.
+ * Returns 0, -EINVAL for a NULL argument (logged when @eng is not NULL), or -EIO (logged) if
+ * writing to @out failed, which a flush of @out at the end checks.  Takes the device's lock for a
+ * moment; may run beside any I/O.
  */
 NLRU_API int nlru_diskstats_dump(struct nlru_engine *eng, FILE *out);
 

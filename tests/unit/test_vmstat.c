@@ -285,6 +285,35 @@ Test(vmstat, write_errors_are_reported)
 	destroy_engine(eng);
 }
 
+/*
+ * A dump smaller than the stream's buffer is only written when the stream is flushed: to
+ * /dev/full, where every write fails with ENOSPC, each dump must still report -EIO, and say
+ * why through the log.
+ */
+Test(vmstat, dumps_to_a_full_device_report_the_error)
+{
+	struct nlru_engine *eng = test_engine(8, "pack:2 numa:1 core:1 pu:1");
+	int (*dumps[])(struct nlru_engine *, FILE *) = {nlru_vmstat_dump, nlru_zoneinfo_dump,
+							nlru_diskstats_dump};
+	FILE *full;
+
+	for (size_t i = 0; i < sizeof(dumps) / sizeof(dumps[0]); i++) {
+		full = fopen("/dev/full", "w");
+		if (!full)
+			cr_skip_test("no /dev/full: %s", strerror(errno));
+		test_log_last[0] = '\0';
+		/* The diskstats of an engine without a device is empty: nothing to fail. */
+		cr_expect_eq(dumps[i](eng, full), i == 2 ? 0 : -EIO, "dump %zu", i);
+		cr_expect(i == 2 || strstr(test_log_last, "dump: writing it failed"), "%s",
+			  test_log_last);
+		fclose(full);
+	}
+	full = fopen("/dev/full", "w");
+	cr_expect_eq(nlru_node_vmstat_dump(eng, 1, full), -EIO);
+	fclose(full);
+	destroy_engine(eng);
+}
+
 Test(vmstat, names_help_and_lookup)
 {
 	struct nlru_engine *eng = test_engine(8, NULL);
