@@ -83,6 +83,11 @@ static int bad_shrinker_def(struct nlru_engine *eng, const struct nlru_shrinker_
 		log_err(&eng->log,
 			"shrinker: def->size is %zu, not sizeof(struct nlru_shrinker_def) (%zu)",
 			def->size, sizeof(*def));
+	else if (def->size > sizeof(*def))
+		log_err(&eng->log,
+			"shrinker: def->size is %zu, more than sizeof(struct nlru_shrinker_def) "
+			"(%zu) in this library; was the program built against a newer nodelru?",
+			def->size, sizeof(*def));
 	else if (!def->count || !def->scan)
 		log_err(&eng->log, "shrinker: the %s callback is missing",
 			!def->count ? (!def->scan ? "count and scan" : "count") : "scan");
@@ -107,8 +112,8 @@ int nlru_shrinker_register(struct nlru_engine *eng, const struct nlru_shrinker_d
 		log_err(&eng->log, "shrinker: register needs somewhere to put the handle (out)");
 		return -EINVAL;
 	}
-	/* A flag of a later version would be silently ignored: refuse it. */
-	if (!def || def->size < sizeof(*def) || !def->count || !def->scan || def->seeks < 0 ||
+	/* A later version's struct (longer) or flag would be silently ignored: refuse them. */
+	if (!def || def->size != sizeof(*def) || !def->count || !def->scan || def->seeks < 0 ||
 	    def->batch < 0 || (def->flags & ~NLRU_SHRINKER_NUMA_AWARE))
 		return bad_shrinker_def(eng, def);
 	shrinker = calloc(1, sizeof(*shrinker));

@@ -500,8 +500,10 @@ struct nlru_shrinker_def {
  * reclaims again, as Linux's PF_MEMALLOC), registering a shrinker, unregistering one (its
  * own included).  Pages the cache frees while reclaim calls it count as reclaimed when it
  * allocated them with NLRU_GFP_SLAB_*.
- * -EINVAL (logged, naming what is wrong) for a NULL @def or @out, a bad size, a missing
- * callback, negative seeks or batch, or flags other than NLRU_SHRINKER_NUMA_AWARE; -ENOMEM.
+ * -EINVAL (logged, naming what is wrong) for a NULL @def or @out, a size other than this
+ * library's (a larger one is a later version's struct, whose members it would ignore), a
+ * missing callback, negative seeks or batch, or flags other than NLRU_SHRINKER_NUMA_AWARE;
+ * -ENOMEM.
  */
 NLRU_API int nlru_shrinker_register(struct nlru_engine *eng, const struct nlru_shrinker_def *def,
 				    struct nlru_shrinker **out);

@@ -193,6 +193,9 @@ Test(shrinker, bad_registrations_and_slab_flags)
 	def.size = 8;
 	cr_expect_eq(nlru_shrinker_register(eng, &def, &s), -EINVAL, "short struct");
 	cr_expect(strstr(test_log_last, "def->size is 8"), "%s", test_log_last);
+	def.size = sizeof(def) + 8;
+	cr_expect_eq(nlru_shrinker_register(eng, &def, &s), -EINVAL, "a later version's struct");
+	cr_expect(strstr(test_log_last, "newer nodelru"), "%s", test_log_last);
 	def.size = sizeof(def);
 	def.seeks = -1;
 	cr_expect_eq(nlru_shrinker_register(eng, &def, &s), -EINVAL, "negative seeks");
