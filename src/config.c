@@ -98,11 +98,24 @@ static int parse_value(const char *name, const char *text, long min, long max, l
 	return 0;
 }
 
+/*
+ * A value within a tunable's range that it still does not take: why, or NULL.  The one rule
+ * a [min, max] range cannot say; nlru_config_set() and engine creation both apply it.
+ */
+static const char *value_refused(const struct tunable *t, long v)
+{
+	if (strcmp(t->name, "percpu_pagelist_fraction") == 0 && v && v < 8)
+		return "must be 0 or at least 8";
+	return NULL;
+}
+
 int nlru_tunable_info(unsigned int index, struct nlru_tunable_info *info)
 {
 	const struct tunable *t;
 
-	if (index >= ARRAY_SIZE(tunables) || !info)
+	if (!info)
+		return -EINVAL;
+	if (index >= ARRAY_SIZE(tunables))
 		return -ENOENT;
 	t = &tunables[index];
 	*info = (struct nlru_tunable_info){
@@ -166,6 +179,10 @@ int nlru_config_set(struct nlru_config *cfg, const char *name, const char *value
 			value ? value : "", t->min, t->max);
 		return -EINVAL;
 	}
+	if (value_refused(t, v)) {
+		log_err(&log, "config: %s=\"%s\": %s", name, value, value_refused(t, v));
+		return -EINVAL;
+	}
 	*tunable_field(cfg, t) = v;
 	return 0;
 }
@@ -181,8 +198,36 @@ static int check_ranges(const struct nlru_config *cfg, const struct nlru_log *lo
 				t->max);
 			return -EINVAL;
 		}
+		if (value_refused(t, v)) {
+			log_err(log, "config: %s = %ld: %s", t->name, v, value_refused(t, v));
+			return -EINVAL;
+		}
 	}
 	return 0;
+}
+
+/*
+ * nlru_config_init() has no log to say that it ignored an NLRU_* variable it could not take;
+ * the engine's creation says it, so that a mistyped or out-of-range value does not pass
+ * unnoticed (the engine is made with what the program set, the default unless it set more).
+ */
+static void warn_ignored_environment(const struct nlru_log *log)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(tunables); i++) {
+		const struct tunable *t = &tunables[i];
+		const char *text;
+		char env[64];
+		long v;
+
+		env_name(t->name, env, sizeof(env));
+		text = getenv(env);
+		if (!text || parse_value(t->name, text, t->min, t->max, &v) == 0)
+			continue;
+		log_warn(log,
+			 "config: %s=\"%s\" in the environment is not a number in [%ld, %ld]; "
+			 "nlru_config_init() ignored it",
+			 env, text, t->min, t->max);
+	}
 }
 
 static int check_consistency(const struct nlru_config *cfg, const struct nlru_log *log)
@@ -192,11 +237,6 @@ static int check_consistency(const struct nlru_config *cfg, const struct nlru_lo
 			"config: zone layout does not add up: DMA %ld%% + DMA32 %ld%% + Movable "
 			"%ld%% of node 0 is more than 100%%",
 			cfg->dma_pct, cfg->dma32_pct, cfg->movable_pct);
-		return -EINVAL;
-	}
-	if (cfg->percpu_pagelist_fraction && cfg->percpu_pagelist_fraction < 8) {
-		log_err(log, "config: percpu_pagelist_fraction must be 0 or at least 8, not %ld",
-			cfg->percpu_pagelist_fraction);
 		return -EINVAL;
 	}
 	return 0;
@@ -267,6 +307,7 @@ int config_copy(struct nlru_config *dst, const struct nlru_config *src, const st
 	nlru_config_init(dst);
 	memcpy(dst, src, MIN(src->size, sizeof(*dst)));
 	dst->size = sizeof(*dst);
+	warn_ignored_environment(log);
 	r = check_ranges(dst, log);
 	if (!r)
 		r = check_consistency(dst, log);

@@ -160,8 +160,8 @@ struct nlru_config {
  * nlru_config_init - fill @cfg with the defaults, cfg->size and cfg->version included, then
  * apply NLRU_<NAME> environment variables (NLRU_NODE_MIB, ..., and NLRU_TOPOLOGY,
  * NLRU_SWAP_PATH), whose values read as nlru_config_set() reads them.  An environment value
- * that does not parse is ignored and reported through no log (there is no engine yet):
- * nlru_config_set() reports properly.  Returns 0, or -EINVAL if @cfg is NULL.
+ * that does not parse or is out of range is ignored here, where there is no log to say so;
+ * nlru_engine_create() then logs a warning naming it.  Returns 0, or -EINVAL if @cfg is NULL.
  */
 NLRU_API int nlru_config_init(struct nlru_config *cfg);
 
@@ -171,7 +171,9 @@ NLRU_API int nlru_config_init(struct nlru_config *cfg);
  * tunables take ("node" and "zone" for mode).
  * "topology" and "swap_path" are accepted too and keep the @value pointer, which must stay
  * valid until nlru_engine_create() returns.  Returns 0; -ENOENT for an unknown name, -EINVAL
- * for a value that does not parse or is out of range (each with a message through cfg->log).
+ * for a value that does not parse, is out of range, or is one the tunable does not take
+ * although its range has it (percpu_pagelist_fraction 1 to 7), each with a message through
+ * cfg->log.  A value it takes is one nlru_engine_create() takes.
  */
 NLRU_API int nlru_config_set(struct nlru_config *cfg, const char *name, const char *value);
 
@@ -185,7 +187,7 @@ struct nlru_tunable_info {
 
 /*
  * nlru_tunable_info - name, environment variable, default, range and help of the @index-th
- * tunable of tunables.h.  Returns 0; -ENOENT past the last one or for a NULL @info.
+ * tunable of tunables.h.  Returns 0; -ENOENT past the last one; -EINVAL for a NULL @info.
  */
 NLRU_API int nlru_tunable_info(unsigned int index, struct nlru_tunable_info *info);
 

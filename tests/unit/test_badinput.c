@@ -321,6 +321,43 @@ Test(badinput, config_set_refuses_unknown_names_and_bad_values)
 	cr_expect_eq(nlru_config_set(&cfg, "watermark_scale_factor", "1001"), -EINVAL);
 	cr_expect(strstr(test_log_last, "[1, 1000]"), "%s", test_log_last);
 	cr_expect_eq(cfg.node_mib, 8, "a refused value leaves the field alone");
+	/* In range, but not a value the tunable takes: refused here as creation refuses it. */
+	cr_expect_eq(nlru_config_set(&cfg, "percpu_pagelist_fraction", "3"), -EINVAL);
+	cr_expect(strstr(test_log_last, "0 or at least 8"), "%s", test_log_last);
+	cr_expect_eq(cfg.percpu_pagelist_fraction, 0);
+	cr_expect_eq(nlru_config_set(&cfg, "percpu_pagelist_fraction", "8"), 0);
+}
+
+/* A NULL out-parameter is a bad argument, not a tunable that does not exist. */
+Test(badinput, tunable_info_of_null_is_einval)
+{
+	struct nlru_tunable_info info;
+
+	cr_expect_eq(nlru_tunable_info(0, NULL), -EINVAL);
+	cr_expect_eq(nlru_tunable_info(100000, NULL), -EINVAL);
+	cr_expect_eq(nlru_tunable_info(100000, &info), -ENOENT);
+	cr_expect_eq(nlru_tunable_info(0, &info), 0);
+}
+
+/* What nlru_config_init() could not take from the environment, creation warns of. */
+Test(badinput, ignored_environment_values_are_reported_at_create)
+{
+	struct nlru_config cfg;
+	struct nlru_engine *eng;
+	char seen[512] = "";
+
+	setenv("NLRU_NODE_MIB", "1", 1);
+	nlru_config_init(&cfg);
+	cr_expect_neq(cfg.node_mib, 1, "out of range: ignored");
+	test_config(&cfg, 8, NULL);
+	test_log_count = 0;
+	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "%s", test_log_last);
+	unsetenv("NLRU_NODE_MIB");
+	cr_expect_geq(test_log_count, 1);
+	snprintf(seen, sizeof(seen), "%s", test_log_last);
+	destroy_engine(eng);
+	cr_expect(strstr(seen, "NLRU_NODE_MIB=\"1\""), "%s", seen);
+	cr_expect(strstr(seen, "ignored"), "%s", seen);
 }
 
 /* The library never writes to stdout, not even when refusing everything above. */
