@@ -136,10 +136,35 @@ static void calculate_totalreserve_pages(struct nlru_engine *eng)
 	}
 }
 
+/*
+ * A configured min_free_kbytes the engine cannot hold: every zone's min watermark at or above
+ * its size, so no allocation ever passes a watermark check.  Linux takes any value
+ * vm.min_free_kbytes is given as well; the engine says what it will do.
+ */
+static void warn_min_free_too_large(struct nlru_engine *eng)
+{
+	unsigned long pages_min = (unsigned long)eng->min_free_kbytes >> (PAGE_SHIFT - 10);
+	unsigned long managed = 0;
+	const struct pglist_data *pgdat;
+	const struct zone *zone;
+	int nid;
+
+	for_each_online_pgdat(pgdat, eng, nid)
+		for_each_zone_in_node(zone, pgdat)
+			managed += zone->managed_pages;
+	if (pages_min < managed)
+		return;
+	log_warn(&eng->log,
+		 "min_free_kbytes %ld is %lu pages, not less than the engine's %lu: every "
+		 "allocation will fail its watermark check (leave it 0 to have it computed)",
+		 eng->min_free_kbytes, pages_min, managed);
+}
+
 void init_per_zone_wmark_min(struct nlru_engine *eng)
 {
 	if (eng->cfg.min_free_kbytes) {
 		eng->min_free_kbytes = eng->cfg.min_free_kbytes;
+		warn_min_free_too_large(eng);
 	} else {
 		unsigned long lowmem_kbytes = nr_free_buffer_pages(eng) * (PAGE_SIZE >> 10);
 		long new_min = (long)int_sqrt(lowmem_kbytes * 16);

@@ -360,6 +360,28 @@ Test(badinput, ignored_environment_values_are_reported_at_create)
 	cr_expect(strstr(seen, "ignored"), "%s", seen);
 }
 
+/* A min_free_kbytes above the engine's memory makes every allocation fail: said at create. */
+Test(badinput, min_free_kbytes_above_the_engine_is_warned_of)
+{
+	struct nlru_config cfg;
+	struct nlru_engine *eng;
+	void *p;
+
+	test_config(&cfg, 8, NULL);
+	cfg.min_free_kbytes = 8 * 1024;
+	test_log_last[0] = '\0';
+	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "%s", test_log_last);
+	cr_expect(strstr(test_log_last, "min_free_kbytes 8192"), "%s", test_log_last);
+	cr_expect_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 0, 0, &p), -ENOMEM);
+	destroy_engine(eng);
+	test_config(&cfg, 8, NULL);
+	cfg.min_free_kbytes = 1024;
+	test_log_last[0] = '\0';
+	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "%s", test_log_last);
+	cr_expect_null(strstr(test_log_last, "min_free_kbytes"), "%s", test_log_last);
+	destroy_engine(eng);
+}
+
 /* The library never writes to stdout, not even when refusing everything above. */
 Test(badinput, nothing_is_printed_to_stdout)
 {
