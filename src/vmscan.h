@@ -96,6 +96,18 @@ bool pfmemalloc_watermark_ok(struct nlru_engine *eng, struct pglist_data *pgdat)
 void wake_throttled(struct pglist_data *pgdat);
 void wake_throttled_if_ok(struct nlru_engine *eng, struct pglist_data *pgdat);
 
+/*
+ * wait_iff_congested(): direct reclaim, after a batch of @lruvec, sleeps as congestion_wait()
+ * does only if writes are congested and the lruvec is flagged congested (vmscan_throttle.c).
+ */
+void wait_iff_congested(struct nlru_engine *eng, const struct lruvec *lruvec);
+
+/*
+ * throttle_direct_reclaim(): a direct reclaimer with @gfp over @zonelist waits (a second at
+ * most) while its first node is below half its min reserve, for kswapd to bring it back.
+ */
+void throttle_direct_reclaim(struct nlru_engine *eng, unsigned int gfp, struct zonelist *zonelist);
+
 /* congestion_wait(BLK_RW_ASYNC, HZ/10): give writeback time to complete. */
 void congestion_wait(struct nlru_engine *eng);
 
