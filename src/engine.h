@@ -24,6 +24,7 @@
 #include "mmzone.h"
 #include "mutex.h"
 #include "page.h"
+#include "ratelimit.h"
 
 /* Event counters of one CPU, added to with relaxed atomics (a thread may migrate mid-way). */
 struct vm_event_state {
@@ -64,6 +65,7 @@ struct nlru_engine {
 	pthread_cond_t shrinker_idle;            /* a dead shrinker's last call ended */
 	struct nlru_shrinker *shrinkers;         /* registered shrinkers, newest first */
 	struct nlru_shrinker *shadow_shrinker;   /* the engine's own (workingset), not the user's */
+	struct ratelimit_state alloc_warn_rs;    /* allocation failure reports (show_mem.c) */
 	/* congestion_wait() calls: Linux counts none; tests see reclaim's throttle here */
 	_Atomic unsigned long congestion_waits;
 };

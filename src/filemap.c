@@ -95,7 +95,10 @@ int alloc_cache_pages(struct nlru_file *file, struct page **pages, int n, bool w
 	int got;
 
 	for (got = 0; got < n; got++) {
-		pages[got] = alloc_pages_node(file->eng, gfp, 0, file->nid);
+		/* Pages past the first are readahead's, which may come short without a word
+		 * (page_cache_alloc_readahead()'s __GFP_NOWARN). */
+		pages[got] = alloc_pages_node(file->eng, gfp | (got ? NLRU_GFP_NOWARN : 0), 0,
+					      file->nid);
 		if (!pages[got])
 			break;
 	}

@@ -26,6 +26,7 @@
 #include "page_writeback.h"
 #include "pcp.h"
 #include "reclaim_mode.h"
+#include "show_mem.h"
 #include "vmscan.h"
 #include "vmstat.h"
 #include "watermark.h"
@@ -44,6 +45,7 @@ struct alloc_context {
 	struct zonelist *zonelist;
 	struct zoneref *preferred_zoneref;
 	int high_zoneidx; /* gfp_zone(): the highest zone the request may use */
+	int nid;          /* the node asked for, or NLRU_NUMA_NO_NODE */
 	/* NLRU_GFP_WRITE, in the fast path only: pass over nodes (zones) over their dirty limit */
 	bool spread_dirty_pages;
 };
@@ -378,17 +380,53 @@ static bool should_reclaim_retry(struct nlru_engine *eng, unsigned int order,
  * freed anything, so the caller may retry.
  */
 static bool may_oom_reclaim(struct nlru_engine *eng, unsigned int gfp, unsigned int order,
-			    const struct alloc_context *ac)
+			    const struct alloc_context *ac, struct alloc_report *rep)
 {
 	unsigned long progress;
 
 	if (order > PAGE_ALLOC_COSTLY_ORDER || ac->high_zoneidx < ZONE_NORMAL ||
-	    (gfp & (NLRU_GFP_NORETRY | NLRU_GFP_THISNODE)))
+	    (gfp & (NLRU_GFP_NORETRY | NLRU_GFP_THISNODE))) {
+		rep->gave_up = "reclaim made no progress, and Linux would not OOM-kill for this "
+			       "request (order above 3, zones below Normal, __GFP_NORETRY or "
+			       "__GFP_THISNODE)";
 		return false;
+	}
 	current_flags |= PF_MEMALLOC;
 	progress = try_to_free_pages_oom(eng, ac->zonelist, order, gfp, ac->high_zoneidx);
 	current_flags &= ~PF_MEMALLOC;
+	rep->oom_reclaims++;
+	rep->oom_reclaimed += progress;
+	if (!progress)
+		rep->gave_up = "reclaim made no progress, and the last-resort reclaim freed "
+			       "nothing";
 	return progress > 0;
+}
+
+/* No zone the request may use can ever hold a block of @order. */
+static bool order_fits_no_zone(const struct alloc_context *ac, unsigned int order)
+{
+	struct zoneref *z = ac->preferred_zoneref;
+	struct zone *zone;
+
+	for_next_zone_zonelist(zone, z, ac->high_zoneidx)
+		if (zone->spanned_pages >= 1u << order)
+			return false;
+	return true;
+}
+
+/* Why the slow path stopped, for warn_alloc(). */
+static const char *why_no_retry(unsigned int gfp, unsigned int order, bool can_direct_reclaim)
+{
+	if (current_flags & PF_MEMALLOC)
+		return "the caller is reclaiming (PF_MEMALLOC: a shrinker or kswapd), so it may "
+		       "not reclaim again, and the reserves were empty";
+	if (!can_direct_reclaim)
+		return "the request may not reclaim (no __GFP_DIRECT_RECLAIM)";
+	if (gfp & NLRU_GFP_NORETRY)
+		return "__GFP_NORETRY allows one reclaim";
+	if (order > PAGE_ALLOC_COSTLY_ORDER)
+		return "an order above 3 gets one reclaim, and there is no compaction";
+	return NULL;
 }
 
 /* __alloc_pages_slowpath(), Linux 4.8 order, without compaction and the OOM killer. */
@@ -397,11 +435,18 @@ static __cold_noinline struct page *alloc_pages_slowpath(struct nlru_engine *eng
 							 const struct alloc_context *ac)
 {
 	bool can_direct_reclaim = gfpflags_allow_blocking(gfp);
+	struct alloc_report rep = {0};
+	unsigned int orig_gfp = gfp;
 	int no_progress_loops = 0;
 	unsigned long progress;
 	unsigned int alloc_flags;
 	struct page *page;
 
+	/* A block larger than every zone it may come from: no reclaim can help. */
+	if (order && order_fits_no_zone(ac, order)) {
+		warn_alloc_impossible(eng, gfp, order, ac->nid, ac->high_zoneidx);
+		return NULL;
+	}
 	/* A caller that may sleep has no claim on the atomic reserves. */
 	if ((gfp & NLRU_GFP_ATOMIC) && can_direct_reclaim)
 		gfp &= ~NLRU_GFP_ATOMIC;
@@ -410,6 +455,7 @@ static __cold_noinline struct page *alloc_pages_slowpath(struct nlru_engine *eng
 		wake_all_kswapds(eng, order, ac);
 	page = get_page_counted(eng, order, alloc_flags, ac);
 	for (int round = 0; !page && round < MAX_SLOWPATH_ROUNDS; round++) {
+		rep.rounds = round + 1;
 		if (round)
 			count_vm_event(eng, NLRU_ALLOC_RETRY);
 		if (gfp & NLRU_GFP_KSWAPD_RECLAIM)
@@ -421,6 +467,8 @@ static __cold_noinline struct page *alloc_pages_slowpath(struct nlru_engine *eng
 		if (page || !can_direct_reclaim || (current_flags & PF_MEMALLOC))
 			break;
 		page = alloc_pages_direct_reclaim(eng, gfp, order, alloc_flags, ac, &progress);
+		rep.reclaims++;
+		rep.reclaimed += progress;
 		if (page || (gfp & NLRU_GFP_NORETRY) || order > PAGE_ALLOC_COSTLY_ORDER)
 			break;
 		no_progress_loops = progress ? 0 : no_progress_loops + 1;
@@ -428,9 +476,16 @@ static __cold_noinline struct page *alloc_pages_slowpath(struct nlru_engine *eng
 					 no_progress_loops))
 			continue;
 		/* Where 4.8 would OOM-kill: reclaim once more, heuristics off; fail if in vain. */
-		if (!may_oom_reclaim(eng, gfp, order, ac))
+		if (!may_oom_reclaim(eng, gfp, order, ac, &rep))
 			break;
 		no_progress_loops = 0;
+	}
+	if (unlikely(!page) && !(orig_gfp & NLRU_GFP_NOWARN)) {
+		if (!rep.gave_up)
+			rep.gave_up = why_no_retry(gfp, order, can_direct_reclaim);
+		if (!rep.gave_up && rep.rounds == MAX_SLOWPATH_ROUNDS)
+			rep.gave_up = "it reached its limit of 256 rounds";
+		warn_alloc(eng, orig_gfp, order, ac->preferred_zoneref, ac->high_zoneidx, &rep);
 	}
 	return page;
 }
@@ -443,6 +498,7 @@ static __hot_inline struct page *__alloc_pages_node(struct nlru_engine *eng, uns
 	struct alloc_context ac = {
 		.zonelist = node_zonelist(pgdat, gfp),
 		.high_zoneidx = gfp_zone(gfp),
+		.nid = nid,
 		.spread_dirty_pages = gfp & NLRU_GFP_WRITE,
 	};
 	struct page *page = NULL;
@@ -466,6 +522,9 @@ static __hot_inline struct page *__alloc_pages_node(struct nlru_engine *eng, uns
 			ac.spread_dirty_pages = false;
 			page = alloc_pages_slowpath(eng, gfp, order, &ac);
 		}
+	} else {
+		/* No zone it may use has memory: nothing will ever change that. */
+		warn_alloc_impossible(eng, gfp, order, nid, ac.high_zoneidx);
 	}
 	if (unlikely(!page))
 		count_vm_event(eng, NLRU_ALLOC_FAIL);

@@ -70,6 +70,7 @@ enum nlru_zone_type {
 #define NLRU_GFP_DIRECT_RECLAIM (1u << 10) /* may reclaim in the calling thread */
 #define NLRU_GFP_KSWAPD_RECLAIM (1u << 11) /* may wake kswapd */
 #define NLRU_GFP_NORETRY (1u << 12)        /* give up after one reclaim attempt */
+#define NLRU_GFP_NOWARN (1u << 13)         /* fail without the allocation failure report */
 #define NLRU_GFP_THISNODE (1u << 18)       /* the requested node only, no fallback */
 #define NLRU_GFP_HARDWALL (1u << 20)
 #define NLRU_GFP_ZERO (1u << 21) /* return zeroed memory */
@@ -243,7 +244,14 @@ NLRU_API int nlru_node_distance(const struct nlru_engine *eng, int from, int to)
  * Returns 0 and the address in *@addr; -EINVAL (logged) for order >= NLRU_MAX_ORDER, unknown
  * or contradictory flags, or a bad node; -ENOMEM when no memory could be found: after
  * reclaim failed, where Linux would call the OOM killer.  There is no compaction, so a
- * high-order request can fail while enough pages are free in total.
+ * high-order request can fail while enough pages are free in total.  A failure is reported
+ * at NLRU_LOG_WARN as Linux's warn_alloc() reports it (the flags decoded, what reclaim and
+ * the retries did, each usable node's and zone's free pages, watermarks and free blocks),
+ * unless @gfp has NLRU_GFP_NOWARN, and at most 10 reports in 5 s per engine (the next one
+ * says how many were held back; nlru_alloc_fail counts them all).  A request that no zone
+ * of the engine can ever serve (its zones have no memory, as NLRU_GFP_DMA with dma_pct 0, or
+ * none has room for a block of @order) is refused at once with -ENOMEM, without reclaim, and
+ * logged at NLRU_LOG_ERROR whatever the flags.
  */
 NLRU_API int nlru_alloc_pages(struct nlru_engine *eng, unsigned int gfp, unsigned int order,
 			      int nid, void **addr);
