@@ -283,8 +283,13 @@ int nlru_jemalloc_destroy(struct nlru_jemalloc *je)
 
 int nlru_jemalloc_arena(const struct nlru_jemalloc *je, unsigned int *arena)
 {
-	if (!je || !arena)
+	if (!je)
 		return -EINVAL;
+	if (!arena) {
+		nlru_engine_log(je->eng, NLRU_LOG_ERROR, "jemalloc arena %u: arena is NULL",
+				je->arena);
+		return -EINVAL;
+	}
 	*arena = je->arena;
 	return 0;
 }
@@ -317,8 +322,13 @@ int nlru_jemalloc_stats(struct nlru_jemalloc *je, struct nlru_jemalloc_stats *st
 {
 	size_t dirty = 0;
 
-	if (!je || !st)
+	if (!je)
 		return -EINVAL;
+	if (!st) {
+		nlru_engine_log(je->eng, NLRU_LOG_ERROR, "jemalloc arena %u: stats is NULL",
+				je->arena);
+		return -EINVAL;
+	}
 	if (st->size < sizeof(*st) || st->version == 0 ||
 	    st->version > NLRU_JEMALLOC_STATS_VERSION) {
 		nlru_engine_log(

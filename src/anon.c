@@ -130,8 +130,11 @@ int nlru_region_create(struct nlru_engine *eng, size_t pages, int nid, struct nl
 	struct nlru_region *region;
 	int r;
 
-	if (!eng || !out)
+	if (!eng)
 		return -EINVAL;
+	if (!out)
+		return log_einval(&eng->log, "region: create needs somewhere to put the handle "
+					     "(out is NULL)");
 	if (pages == 0 || pages > UINT32_MAX ||
 	    (nid != NLRU_NUMA_NO_NODE && (nid < 0 || nid >= eng->nr_nodes))) {
 		log_err(&eng->log,

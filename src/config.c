@@ -158,9 +158,11 @@ int nlru_config_set(struct nlru_config *cfg, const char *name, const char *value
 	const struct tunable *t;
 	long v;
 
-	if (!cfg || !name)
+	if (!cfg)
 		return -EINVAL;
 	log = (struct nlru_log){cfg->log, cfg->log_arg};
+	if (!name)
+		return log_einval(&log, "config: set needs a tunable name (name is NULL)");
 	if (strcmp(name, "topology") == 0) {
 		cfg->topology = value;
 		return 0;

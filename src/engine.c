@@ -285,8 +285,12 @@ int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out)
 	uint64_t start_pfn = 0;
 	int r;
 
-	if (!cfg || !out)
+	if (!cfg || !out) {
+		if (cfg)
+			nlru_logf(&(struct nlru_log){cfg->log, cfg->log_arg}, NLRU_LOG_ERROR,
+				  "engine create: out is NULL");
 		return -EINVAL;
+	}
 	alloc = calloc(1, sizeof(*alloc));
 	if (!alloc)
 		return -ENOMEM;
@@ -467,8 +471,12 @@ int nlru_engine_nr_nodes(const struct nlru_engine *eng)
 
 int nlru_node_distance(const struct nlru_engine *eng, int from, int to)
 {
-	if (!eng || from < 0 || to < 0 || from >= eng->nr_nodes || to >= eng->nr_nodes)
+	if (!eng)
 		return -EINVAL;
+	if (from < 0 || to < 0 || from >= eng->nr_nodes || to >= eng->nr_nodes)
+		return log_einval(&eng->log,
+				  "node_distance: nodes %d and %d: the engine has 0 to %d", from,
+				  to, eng->nr_nodes - 1);
 	return topo_distance(eng->topo, from, to);
 }
 
@@ -482,9 +490,18 @@ int nlru_zone_info(struct nlru_engine *eng, int nid, enum nlru_zone_type zid,
 {
 	const struct zone *zone;
 
-	if (!eng || !info || info->size < sizeof(*info) || nid < 0 || nid >= eng->nr_nodes ||
-	    (unsigned int)zid >= MAX_NR_ZONES)
+	if (!eng)
 		return -EINVAL;
+	if (!info || info->size < sizeof(*info))
+		return log_einval(&eng->log,
+				  "zone_info: %s; set info->size to sizeof(struct "
+				  "nlru_zone_info) (%zu)",
+				  info ? "info->size is too small" : "info is NULL", sizeof(*info));
+	if (nid < 0 || nid >= eng->nr_nodes || (unsigned int)zid >= MAX_NR_ZONES)
+		return log_einval(&eng->log,
+				  "zone_info: node %d zone %d does not exist (nodes 0 to "
+				  "%d, zones 0 to %d)",
+				  nid, (int)zid, eng->nr_nodes - 1, MAX_NR_ZONES - 1);
 	zone = &NODE_DATA(eng, nid)->node_zones[zid];
 	memset(info, 0, sizeof(*info));
 	info->size = sizeof(*info);
@@ -510,8 +527,14 @@ int nlru_zonelist(const struct nlru_engine *eng, int nid, int *entries, int max)
 	const struct zoneref *z;
 	int n = 0;
 
-	if (!eng || !entries || max < 0 || nid < 0 || nid >= eng->nr_nodes)
+	if (!eng)
 		return -EINVAL;
+	if (!entries || max < 0 || nid < 0 || nid >= eng->nr_nodes)
+		return log_einval(&eng->log, "zonelist: node %d (of %d), %d entries at %p: %s", nid,
+				  eng->nr_nodes, max, (void *)entries,
+				  !entries  ? "entries is NULL"
+				  : max < 0 ? "max is negative"
+					    : "no such node");
 	for (z = NODE_DATA(eng, nid)->node_zonelists[ZONELIST_FALLBACK]._zonerefs;
 	     z->zone && n < max; z++)
 		entries[n++] = z->zone->node * MAX_NR_ZONES + z->zone_idx;

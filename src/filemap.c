@@ -119,8 +119,10 @@ int nlru_file_pin_page(struct nlru_file *file, uint64_t index, unsigned int flag
 	struct page *page;
 	int err = 0;
 
-	if (!file || !addr)
+	if (!file)
 		return -EINVAL;
+	if (!addr)
+		return bad_pin(file, -EINVAL, "addr is NULL", index);
 	if (flags & ~NLRU_PIN_WRITE)
 		return bad_pin(file, -EINVAL, "unknown flags", index);
 	if (index > UINT32_MAX)
@@ -336,9 +338,18 @@ int nlru_file_open(struct nlru_engine *eng, const char *path, int flags, unsigne
 	struct stat st;
 	int r;
 
-	if (!eng || !path || !out ||
-	    (nid != NLRU_NUMA_NO_NODE && (nid < 0 || nid >= eng->nr_nodes)))
+	if (!eng)
 		return -EINVAL;
+	if (!path || !out)
+		return log_einval(&eng->log,
+				  "file open: needs a path and somewhere to put the "
+				  "handle (%s is NULL)",
+				  !path ? "path" : "out");
+	if (nid != NLRU_NUMA_NO_NODE && (nid < 0 || nid >= eng->nr_nodes))
+		return log_einval(&eng->log,
+				  "file open of %s: node %d does not exist (the engine "
+				  "has %d)",
+				  path, nid, eng->nr_nodes);
 	if (!open_flags_supported(eng, path, flags))
 		return -EINVAL;
 	file = file_alloc(eng, path);

@@ -400,8 +400,11 @@ long nlru_file_pread(struct nlru_file *file, void *buf, size_t len, uint64_t off
 	size_t done = 0;
 	int err = 0;
 
-	if (!file || (!buf && len))
+	if (!file)
 		return -EINVAL;
+	if (!buf && len)
+		return log_einval(&file->eng->log, "read of %zu bytes of %s into a NULL buffer",
+				  len, file->path);
 	if (!file->readable) {
 		log_err(&file->eng->log, "read of %s, which is open write-only", file->path);
 		return -EBADF;

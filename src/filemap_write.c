@@ -209,8 +209,11 @@ long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len, uint6
 	size_t done = 0;
 	int err = 0;
 
-	if (!file || (!buf && len))
+	if (!file)
 		return -EINVAL;
+	if (!buf && len)
+		return log_einval(&file->eng->log, "write of %zu bytes to %s from a NULL buffer",
+				  len, file->path);
 	if (!file->writable) {
 		log_err(&file->eng->log, "write to %s, which is open read-only", file->path);
 		return -EBADF;
@@ -272,8 +275,12 @@ long nlru_file_copy_range(struct nlru_file *in, uint64_t in_offset, struct nlru_
 	size_t done = 0;
 	int err = 0;
 
-	if (!in || !out)
+	if (!in || !out) {
+		if (in || out)
+			log_err(&(in ? in : out)->eng->log, "copy_range: the %s file is NULL",
+				in ? "destination" : "source");
 		return -EINVAL;
+	}
 	if (!in->readable)
 		return bad_copy(in, out, -EBADF, "the source is open write-only");
 	if (!out->writable)

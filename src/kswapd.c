@@ -387,8 +387,12 @@ int nlru_kswapd_run(struct nlru_engine *eng, int nid)
 	struct pglist_data *pgdat;
 	bool no_thread;
 
-	if (!eng || nid < 0 || nid >= eng->nr_nodes)
+	if (!eng)
 		return -EINVAL;
+	if (nid < 0 || nid >= eng->nr_nodes)
+		return log_einval(&eng->log,
+				  "kswapd_run: node %d does not exist (the engine has %d)", nid,
+				  eng->nr_nodes);
 	pgdat = NODE_DATA(eng, nid);
 	/* Without a thread, the caller's pass is kswapd awake, and asleep again after it. */
 	no_thread = !pgdat->kswapd.started;

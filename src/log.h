@@ -5,6 +5,8 @@
 #ifndef NODELRU_LOG_H
 #define NODELRU_LOG_H
 
+#include <errno.h>
+
 #include <nodelru/nodelru.h>
 
 struct nlru_log {
@@ -18,5 +20,7 @@ nlru_logf(const struct nlru_log *log, enum nlru_log_level level, const char *fmt
 #define log_err(log, ...) nlru_logf(log, NLRU_LOG_ERROR, __VA_ARGS__)
 #define log_warn(log, ...) nlru_logf(log, NLRU_LOG_WARN, __VA_ARGS__)
 #define log_info(log, ...) nlru_logf(log, NLRU_LOG_INFO, __VA_ARGS__)
+/* Say why an argument is refused, and give the -EINVAL to return. */
+#define log_einval(log, ...) (nlru_logf(log, NLRU_LOG_ERROR, __VA_ARGS__), -EINVAL)
 
 #endif /* NODELRU_LOG_H */

@@ -764,8 +764,10 @@ int nlru_alloc_pages(struct nlru_engine *eng, unsigned int gfp, unsigned int ord
 	struct pglist_data *pgdat;
 	struct page *page;
 
-	if (unlikely(!eng || !addr))
+	if (unlikely(!eng))
 		return -EINVAL;
+	if (unlikely(!addr))
+		return log_einval(&eng->log, "alloc: addr is NULL");
 	if (unlikely(
 		    order >= MAX_ORDER || (gfp & ~GFP_KNOWN) || gfp_zone(gfp) < 0 ||
 		    (gfp & GFP_SLAB) == GFP_SLAB ||

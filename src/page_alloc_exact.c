@@ -148,8 +148,10 @@ int nlru_alloc_pages_exact(struct nlru_engine *eng, unsigned int gfp, size_t siz
 	unsigned int order;
 	int r;
 
-	if (!eng || !addr)
+	if (!eng)
 		return -EINVAL;
+	if (!addr)
+		return log_einval(&eng->log, "alloc_exact: addr is NULL");
 	if (!size || size > MAX_BLOCK_PAGES << PAGE_SHIFT || (align & (align - 1)) ||
 	    align > MAX_BLOCK_PAGES << PAGE_SHIFT)
 		return bad_exact_alloc(eng, size, align);

@@ -278,8 +278,10 @@ unsigned long vm_event_read(struct nlru_engine *eng, enum nlru_vm_event_item ite
 
 int nlru_vmstat_read(struct nlru_engine *eng, struct nlru_vmstat *snap)
 {
-	if (!eng || !snap)
+	if (!eng)
 		return -EINVAL;
+	if (!snap)
+		return log_einval(&eng->log, "vmstat: snapshot is NULL");
 	if (snap->size < sizeof(*snap) || snap->version == 0 ||
 	    snap->version > NLRU_VMSTAT_VERSION) {
 		log_err(&eng->log,
@@ -342,9 +344,15 @@ int nlru_vmstat_get(const struct nlru_vmstat *snap, const char *name, int64_t *v
 int nlru_zone_stat_read(struct nlru_engine *eng, int nid, enum nlru_zone_type zone,
 			enum nlru_zone_stat_item item, int64_t *value)
 {
-	if (!eng || !value || nid < 0 || nid >= eng->nr_nodes ||
-	    (unsigned int)zone >= MAX_NR_ZONES || (unsigned int)item >= NR_VM_ZONE_STAT_ITEMS)
+	if (!eng)
 		return -EINVAL;
+	if (!value || nid < 0 || nid >= eng->nr_nodes || (unsigned int)zone >= MAX_NR_ZONES ||
+	    (unsigned int)item >= NR_VM_ZONE_STAT_ITEMS)
+		return log_einval(&eng->log,
+				  "zone_stat_read: node %d zone %d item %d%s: nodes 0 to %d, zones "
+				  "0 to %d, items 0 to %d",
+				  nid, (int)zone, (int)item, value ? "" : " into a NULL value",
+				  eng->nr_nodes - 1, MAX_NR_ZONES - 1, NR_VM_ZONE_STAT_ITEMS - 1);
 	*value = zone_stat_read(eng, &NODE_DATA(eng, nid)->node_zones[zone], item);
 	return 0;
 }
@@ -352,9 +360,14 @@ int nlru_zone_stat_read(struct nlru_engine *eng, int nid, enum nlru_zone_type zo
 int nlru_node_stat_read(struct nlru_engine *eng, int nid, enum nlru_node_stat_item item,
 			int64_t *value)
 {
-	if (!eng || !value || nid < 0 || nid >= eng->nr_nodes ||
-	    (unsigned int)item >= NR_VM_NODE_STAT_ITEMS)
+	if (!eng)
 		return -EINVAL;
+	if (!value || nid < 0 || nid >= eng->nr_nodes ||
+	    (unsigned int)item >= NR_VM_NODE_STAT_ITEMS)
+		return log_einval(&eng->log,
+				  "node_stat_read: node %d item %d%s: nodes 0 to %d, items 0 to %d",
+				  nid, (int)item, value ? "" : " into a NULL value",
+				  eng->nr_nodes - 1, NR_VM_NODE_STAT_ITEMS - 1);
 	*value = node_page_state(NODE_DATA(eng, nid), item);
 	return 0;
 }

@@ -100,8 +100,10 @@ int nlru_vmstat_dump(struct nlru_engine *eng, FILE *out)
 {
 	unsigned long background, dirty;
 
-	if (!eng || !out)
+	if (!eng)
 		return -EINVAL;
+	if (!out)
+		return log_einval(&eng->log, "vmstat dump: no FILE to write to");
 	eng->mode->dump_vmstat_items(eng, -1, out);
 	global_dirty_limits(eng, &background, &dirty);
 	fprintf(out, "nr_dirty_threshold %lu\n", dirty);
@@ -112,8 +114,11 @@ int nlru_vmstat_dump(struct nlru_engine *eng, FILE *out)
 
 int nlru_node_vmstat_dump(struct nlru_engine *eng, int nid, FILE *out)
 {
-	if (!eng || !out || nid < 0 || nid >= eng->nr_nodes)
+	if (!eng)
 		return -EINVAL;
+	if (!out || nid < 0 || nid >= eng->nr_nodes)
+		return log_einval(&eng->log, "node vmstat dump: %s",
+				  !out ? "no FILE to write to" : "no such node");
 	eng->mode->dump_vmstat_items(eng, nid, out);
 	return dump_done(eng, "node vmstat", out);
 }
@@ -196,8 +201,10 @@ void dump_zoneinfo_48(struct nlru_engine *eng, FILE *out)
 
 int nlru_zoneinfo_dump(struct nlru_engine *eng, FILE *out)
 {
-	if (!eng || !out)
+	if (!eng)
 		return -EINVAL;
+	if (!out)
+		return log_einval(&eng->log, "zoneinfo dump: no FILE to write to");
 	eng->mode->dump_zoneinfo(eng, out);
 	return dump_done(eng, "zoneinfo", out);
 }

@@ -3,7 +3,10 @@
  *
  * Conventions of this API:
  *  - Every fallible call returns 0 or a negative errno (-EINVAL, -ENOMEM, -EBUSY, ...), never
- *    sets errno as its way of reporting, and explains a refusal through the log callback.
+ *    sets errno as its way of reporting, and explains a refusal through the log callback of
+ *    the engine the call is about.  Only a call given no engine, and no object of one, to
+ *    log through (a NULL engine, region or file) returns -EINVAL without a word; so do the
+ *    lock-free queries that say they log nothing.
  *  - Objects are opaque and come back through out-parameters, which are left untouched on
  *    failure.
  *  - The library never prints to stdout, never calls abort() or exit().

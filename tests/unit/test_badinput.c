@@ -416,3 +416,59 @@ Test(badinput, nothing_is_printed_to_stdout)
 	unlink(path);
 	check_no_leaks();
 }
+
+/* A refusal that has an engine to log through says why: each case below logs one message. */
+#define EXPECT_LOGGED(call)                                                                        \
+	do {                                                                                       \
+		int before_ = test_log_count;                                                      \
+		cr_expect_eq((long)(call), -EINVAL, "%s", #call);                                  \
+		cr_expect_gt(test_log_count, before_, "%s refused without a word", #call);         \
+	} while (0)
+
+Test(badinput, every_refusal_with_an_engine_is_logged)
+{
+	struct nlru_engine *eng = test_engine(8, NULL);
+	struct nlru_zone_info zi = {.size = 8};
+	struct nlru_region *region;
+	struct nlru_file *file;
+	struct nlru_config cfg;
+	int64_t v;
+	int zl[4];
+	char c;
+
+	test_config(&cfg, 8, NULL);
+	EXPECT_LOGGED(nlru_engine_create(&cfg, NULL));
+	EXPECT_LOGGED(nlru_config_set(&cfg, NULL, "1"));
+	EXPECT_LOGGED(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 0, 0, NULL));
+	EXPECT_LOGGED(nlru_alloc_pages_exact(eng, NLRU_GFP_KERNEL, 4096, 0, 0, NULL));
+	EXPECT_LOGGED(nlru_region_create(eng, 1, 0, NULL));
+	EXPECT_LOGGED(nlru_node_distance(eng, 0, 5));
+	EXPECT_LOGGED(nlru_zone_info(eng, 0, NLRU_ZONE_NORMAL, NULL));
+	EXPECT_LOGGED(nlru_zone_info(eng, 0, NLRU_ZONE_NORMAL, &zi));
+	zi.size = sizeof(zi);
+	EXPECT_LOGGED(nlru_zone_info(eng, 3, NLRU_ZONE_NORMAL, &zi));
+	EXPECT_LOGGED(nlru_zonelist(eng, 0, NULL, 4));
+	EXPECT_LOGGED(nlru_zonelist(eng, 0, zl, -1));
+	EXPECT_LOGGED(nlru_kswapd_run(eng, 7));
+	EXPECT_LOGGED(nlru_vmstat_read(eng, NULL));
+	EXPECT_LOGGED(nlru_zone_stat_read(eng, 0, NLRU_ZONE_NORMAL, 0, NULL));
+	EXPECT_LOGGED(nlru_zone_stat_read(eng, 9, NLRU_ZONE_NORMAL, 0, &v));
+	EXPECT_LOGGED(nlru_node_stat_read(eng, 0, (enum nlru_node_stat_item) - 1, &v));
+	EXPECT_LOGGED(nlru_vmstat_dump(eng, NULL));
+	EXPECT_LOGGED(nlru_node_vmstat_dump(eng, 0, NULL));
+	EXPECT_LOGGED(nlru_zoneinfo_dump(eng, NULL));
+	EXPECT_LOGGED(nlru_diskstats_dump(eng, NULL));
+	EXPECT_LOGGED(nlru_file_open(eng, NULL, O_RDWR, 0, -1, &file));
+	EXPECT_LOGGED(nlru_file_open(eng, test_path("f"), O_RDWR | O_CREAT, 0600, 3, &file));
+	cr_assert_eq(nlru_file_open(eng, test_path("f"), O_RDWR | O_CREAT, 0600, -1, &file), 0);
+	EXPECT_LOGGED(nlru_file_pin_page(file, 0, 0, NULL));
+	EXPECT_LOGGED(nlru_file_pread(file, NULL, 1, 0));
+	EXPECT_LOGGED(nlru_file_pwrite(file, NULL, 1, 0));
+	EXPECT_LOGGED(nlru_file_copy_range(file, 0, NULL, 0, 1));
+	cr_expect_eq(nlru_file_pwrite(file, &c, 0, 0), 0);
+	cr_assert_eq(nlru_file_close(file), 0);
+	cr_assert_eq(nlru_region_create(eng, 1, 0, &region), 0);
+	cr_assert_eq(nlru_region_destroy(region), 0);
+	test_remove_dir();
+	destroy_engine(eng);
+}

@@ -43,6 +43,7 @@ Test(config, defaults_come_from_the_tunable_table)
 	}
 	cr_expect_geq(n, 10);
 	cr_expect_eq(nlru_tunable_info(n, &info), -ENOENT);
+	cr_expect_eq(nlru_tunable_info(0, NULL), -EINVAL, "a NULL info is a bad argument");
 }
 
 Test(config, environment_sets_the_defaults)
