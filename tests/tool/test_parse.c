@@ -115,6 +115,37 @@ Test(parse, malformed_lines_are_reported_with_line_and_skipped)
 	dump_fini(&d);
 }
 
+Test(parse, a_line_is_read_only_within_its_length)
+{
+	/* A line handed over without a NUL after it, as the file reader does: the sanitizer build
+	 * fails this test on any read past the line's last byte. */
+	static const char *const lines[] = {"12345", "12345 ", "pgfault", "pgfault 7"};
+
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		size_t len = strlen(lines[i]);
+		char *exact = malloc(len);
+		const char *name = NULL, *why = NULL;
+		size_t name_len = 0;
+		int64_t v = 0;
+		int r;
+
+		cr_assert_not_null(exact);
+		memcpy(exact, lines[i], len);
+		r = dump_parse_line(exact, len, &name, &name_len, &v, &why);
+		if (i < 3) {
+			cr_expect_eq(r, -EINVAL, "'%s'", lines[i]);
+			cr_expect_str_eq(why,
+					 i < 2 ? "a value without a counter name (expected 'name value')"
+					       : "no value (expected 'name value')",
+					 "'%s'", lines[i]);
+		} else {
+			cr_expect_eq(r, 1);
+			cr_expect_eq(v, 7);
+		}
+		free(exact);
+	}
+}
+
 Test(parse, values_at_the_edges)
 {
 	static const char text[] = "a 18446744073709551615\n" /* %lu of -1 */

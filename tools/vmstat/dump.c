@@ -10,6 +10,7 @@
 #include "dump.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -195,6 +196,15 @@ int dump_parse_value(const char *s, size_t len, int64_t *value, const char **why
 	return parse_value(s, len, value, why);
 }
 
+/* The line is not NUL-terminated: strspn() would read past its end. */
+static bool all_digits(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return true;
+}
+
 int dump_parse_line(const char *s, size_t len, const char **name, size_t *name_len, int64_t *value,
 		    const char **why)
 {
@@ -224,7 +234,7 @@ int dump_parse_line(const char *s, size_t len, const char **name, size_t *name_l
 		i++;
 	if (v0 == i) {
 		/* Some 4.14-4.19 kernels print a per-node value whose name is missing. */
-		*why = strspn(*name, "0123456789") == *name_len
+		*why = all_digits(*name, *name_len)
 			       ? "a value without a counter name (expected 'name value')"
 			       : "no value (expected 'name value')";
 		return -EINVAL;
