@@ -267,8 +267,9 @@ static int fault_fill(struct nlru_engine *eng, uint64_t v, void *data)
 	}
 	r = swap_readpage(eng, swap_slot_of(v), data);
 	if (r)
-		log_err(&eng->log, "swap-in of slot %u failed: %s (the data stays in swap)",
-			swap_slot_of(v), strerror(-r));
+		log_err_ratelimited(&eng->log, &eng->read_errors,
+				    "swap-in of slot %u failed: %s (the data stays in swap)",
+				    swap_slot_of(v), strerror(-r));
 	return r;
 }
 

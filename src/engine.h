@@ -68,6 +68,9 @@ struct nlru_engine {
 	struct ratelimit_state alloc_warn_rs;    /* allocation failure reports (show_mem.c) */
 	/* congestion_wait() calls: Linux counts none; tests see reclaim's throttle here */
 	_Atomic unsigned long congestion_waits;
+	/* Messages that repeat as fast as their cause, rate-limited (log.h) */
+	struct ratelimit_state read_errors;  /* failed reads of files and swap */
+	struct ratelimit_state write_errors; /* failed writebacks of files (swap has its own) */
 };
 
 static inline struct pglist_data *NODE_DATA(const struct nlru_engine *eng, int nid)

@@ -71,7 +71,8 @@ static void end_read(struct bio *bio)
 	struct nlru_engine *eng = file->eng;
 
 	if (bio->err)
-		log_err(&eng->log, "read of %s failed: %s", file->path, strerror(bio->err));
+		log_err_ratelimited(&eng->log, &eng->read_errors, "read of %s failed: %s",
+				    file->path, strerror(bio->err));
 	else
 		count_vm_events(eng, NLRU_PGPGIN, bio->done / 1024);
 	if (file->read_hook)
@@ -164,7 +165,8 @@ static int read_page_sync(struct nlru_file *file, struct page *page)
 		return -ENOMEM;
 	err = submit_bio_wait(file->eng->blkdev, bio, &done);
 	if (err) {
-		log_err(&file->eng->log, "read of %s failed: %s", file->path, strerror(err));
+		log_err_ratelimited(&file->eng->log, &file->eng->read_errors,
+				    "read of %s failed: %s", file->path, strerror(err));
 		return -err;
 	}
 	count_vm_events(file->eng, NLRU_PGPGIN, done / 1024);

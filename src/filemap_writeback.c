@@ -117,7 +117,8 @@ static void end_write(struct bio *bio)
 	spin_unlock(&file->lock);
 	if (bio->err) {
 		__atomic_add_fetch(&file->wb_errors, 1, __ATOMIC_RELEASE);
-		log_err(&eng->log,
+		log_err_ratelimited(
+			&eng->log, &eng->write_errors,
 			"writeback of %s at offset %llu failed: %s; the pages stay dirty",
 			file->path, (unsigned long long)bio->pos, strerror(bio->err));
 	} else {

@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "blkdev.h"
@@ -34,16 +33,9 @@ struct swap_device {
 	struct fault_injection inject;               /* test hook */
 	void (*read_hook)(void *arg, uint32_t slot); /* test hook: a page was read from @slot */
 	void *read_hook_arg;
-	const struct nlru_log *log; /* the engine's, for debug checks */
-	/* Write errors reported, Linux's printk_ratelimited() (its defaults: 10 every 5 s). */
-	struct mutex err_lock;
-	uint64_t err_window_ns;
-	int err_logged;
-	long err_dropped;
+	const struct nlru_log *log;          /* the engine's, for debug checks */
+	struct ratelimit_state write_errors; /* swap-out failures logged: printk_ratelimited() */
 };
-
-#define ERR_LOG_BURST 10
-#define ERR_LOG_INTERVAL_NS (5 * 1000000000ull)
 
 /*
  * Open or create the swap file into *@fd; its name (for messages) into @name.  With @direct,
@@ -120,13 +112,11 @@ int swap_open(struct nlru_engine *eng, const char *path, uint64_t pages, struct 
 	swap->nr_slots = (uint32_t)pages;
 	swap->dio_fd = -1;
 	swap->log = &eng->log;
-	mutex_init(&swap->err_lock, LOCK_SWAP_ERRORS, &eng->log);
 	swap->map = calloc((pages + 63) / 64 + 1, sizeof(uint64_t));
 	r = swap->map ? open_swap_file(path, eng->cfg.blkdev_direct, &eng->log, &swap->fd,
 				       &swap->dio_fd, name, sizeof(name))
 		      : -ENOMEM;
 	if (r) {
-		mutex_destroy(&swap->err_lock);
 		free(swap->map);
 		free(swap);
 		return r;
@@ -153,7 +143,6 @@ void swap_close(struct swap_device *swap)
 	close(swap->fd);
 	if (swap->dio_fd >= 0)
 		close(swap->dio_fd);
-	mutex_destroy(&swap->err_lock);
 	free(swap->map);
 	free(swap);
 }
@@ -245,35 +234,11 @@ void swap_set_read_hook(struct swap_device *swap, void (*hook)(void *arg, uint32
 
 void swap_write_failed(struct nlru_engine *eng, int err)
 {
-	struct swap_device *swap = eng->swap;
-	struct timespec now;
-	uint64_t ns;
-	long dropped = 0;
-	bool log;
-
 	count_vm_event(eng, NLRU_SWAP_WRITE_FAIL);
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	ns = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
-	mutex_lock(&swap->err_lock);
-	if (ns - swap->err_window_ns >= ERR_LOG_INTERVAL_NS) {
-		dropped = swap->err_dropped;
-		swap->err_window_ns = ns;
-		swap->err_logged = swap->err_dropped = 0;
-	}
-	log = swap->err_logged < ERR_LOG_BURST;
-	if (log)
-		swap->err_logged++;
-	else
-		swap->err_dropped++;
-	mutex_unlock(&swap->err_lock);
-	if (dropped)
-		log_err(&eng->log,
-			"swap-out: %ld more failures not logged (nlru_swap_write_fail "
-			"counts them all)",
-			dropped);
-	if (log)
-		log_err(&eng->log, "swap-out failed: %s; the page stays resident and dirty",
-			strerror(-err));
+	log_err_ratelimited(&eng->log, &eng->swap->write_errors,
+			    "swap-out failed: %s; the page stays resident and dirty (the "
+			    "counter nlru_swap_write_fail counts every failure)",
+			    strerror(-err));
 }
 
 int swap_readpage(struct nlru_engine *eng, uint32_t slot, void *data)

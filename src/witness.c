@@ -27,7 +27,6 @@ static const struct {
 	[LOCK_SWAP] = {"swap_device.lock", 9},
 	[LOCK_KSWAPD] = {"kswapd_state.lock", 10},
 	[LOCK_FLUSHER] = {"flusher.lock", 10},
-	[LOCK_SWAP_ERRORS] = {"swap_device.err_lock", 10},
 	[LOCK_BLKDEV] = {"blkdev.lock", 10},
 	[LOCK_SHRINKERS] = {"shrinker_lock", 10},
 };

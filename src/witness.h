@@ -43,7 +43,6 @@ enum lock_class {
 	LOCK_SWAP,            /* swap_device.lock */
 	LOCK_KSWAPD,          /* kswapd_state.lock (a leaf) */
 	LOCK_FLUSHER,         /* flusher.lock (a leaf) */
-	LOCK_SWAP_ERRORS,     /* swap_device.err_lock (a leaf) */
 	LOCK_BLKDEV,          /* blkdev.lock: the block device model's queues (a leaf) */
 	LOCK_SHRINKERS,       /* engine.shrinker_lock: the shrinker list (a leaf) */
 	NR_LOCK_CLASSES

@@ -1,0 +1,58 @@
+/*
+ * What the engine does when its disk fails or fills, and when memory runs out: every refusal
+ * is reported to the caller and explained in the log, without flooding it.
+ */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <string.h>
+
+#include "filemap.h"
+#include "helpers.h"
+
+TestSuite(faults, .fini = test_remove_dir, .timeout = 120);
+
+/* An 8 MiB engine with no background threads: what happens, happens in the test's calls. */
+static struct nlru_engine *quiet_engine(long swap_mib)
+{
+	struct nlru_engine *eng = NULL;
+	struct nlru_config cfg;
+
+	test_config(&cfg, 8, NULL);
+	cfg.swap_mib = swap_mib;
+	cfg.kswapd = 0;
+	cfg.flusher = 0;
+	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "%s", test_log_last);
+	return eng;
+}
+
+/* Dirty every other page of the first @pages of @f: one write each when they go out. */
+static void dirty_apart(struct nlru_file *f, int pages)
+{
+	char buf[4096];
+
+	memset(buf, 'd', sizeof(buf));
+	for (int i = 0; i < pages; i += 2)
+		cr_assert_eq(nlru_file_pwrite(f, buf, sizeof(buf), (uint64_t)i * 4096), 4096);
+}
+
+/* A disk failing every write makes as many failures as writes; the log gets 10 of them. */
+Test(faults, writeback_errors_are_logged_once_in_a_while)
+{
+	struct nlru_engine *eng = quiet_engine(0);
+	struct nlru_file *f;
+	int before;
+
+	cr_assert_eq(nlru_file_open(eng, test_path("f"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f),
+		     0);
+	dirty_apart(f, 200);
+	filemap_inject_write_errors(f, EIO, 1000);
+	before = test_log_count;
+	cr_expect_eq(nlru_file_fsync(f), -EIO);
+	cr_expect_geq(test_log_count - before, 1);
+	cr_expect_leq(test_log_count - before, 10, "%d messages for 100 failed writes",
+		      test_log_count - before);
+	filemap_inject_write_errors(f, 0, 0);
+	cr_assert_eq(nlru_file_close(f), 0);
+	destroy_engine(eng);
+}
+
