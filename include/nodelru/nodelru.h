@@ -345,7 +345,9 @@ NLRU_API int nlru_region_destroy(struct nlru_region *region);
  * write to finish; never waits without bound.  Any thread may pin any page.
  * Returns 0; -EINVAL for a bad index or flags; -ENOMEM when no page can be found, even after
  * reclaim; -EIO when reading the swap file failed (the data stays in swap and a later pin
- * retries).
+ * retries).  Refusals are logged; -ENOMEM (the failed allocation's report) and -EIO, which
+ * may repeat as fast as a program retries, at most 10 times every 5 seconds each (Linux's
+ * printk_ratelimited()).
  */
 NLRU_API int nlru_region_pin(struct nlru_region *region, size_t index, unsigned int flags,
 			     void **addr);
@@ -373,7 +375,8 @@ NLRU_API int nlru_region_mark_dirty(struct nlru_region *region, size_t index);
  * up to the node's highest zone).
  * With the kswapd tunable at 0 this is the only background reclaim, which makes tests and
  * simulations deterministic; the pass then counts as kswapd awake (the zones' per-CPU stat
- * thresholds are the pressure ones while it runs).  -EINVAL for a bad node.
+ * thresholds are the pressure ones while it runs).  -EINVAL for a NULL @eng, or a bad node
+ * (logged).
  */
 NLRU_API int nlru_kswapd_run(struct nlru_engine *eng, int nid);
 

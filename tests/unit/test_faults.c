@@ -25,6 +25,37 @@ static struct nlru_engine *quiet_engine(long swap_mib)
 	return eng;
 }
 
+/*
+ * A program that keeps pinning once memory is gone gets -ENOMEM every time, and the log
+ * says why (the failed allocation's report), but only now and then: at most 10 reports in
+ * 5 seconds, however many refusals.
+ */
+Test(faults, refused_pins_are_logged_once_in_a_while)
+{
+	struct nlru_engine *eng = quiet_engine(0);
+	struct nlru_region *region;
+	size_t pages = 4096, i, refused = 1;
+	int before, per_report;
+	void *p;
+
+	cr_assert_eq(nlru_region_create(eng, pages, 0, &region), 0);
+	for (i = 0; i < pages && nlru_region_pin(region, i, NLRU_PIN_WRITE, &p) == 0; i++)
+		cr_assert_eq(nlru_region_unpin(region, i), 0);
+	cr_assert_lt(i, pages, "8 MiB held 16 MiB of anonymous memory with no swap");
+	cr_assert_lt(i + 200, pages);
+	before = test_log_count;
+	cr_assert_eq(nlru_region_pin(region, i, NLRU_PIN_WRITE, &p), -ENOMEM);
+	per_report = test_log_count - before;
+	cr_assert_geq(per_report, 1, "a refused pin was not explained");
+	for (size_t k = i + 1; refused < 200; k++, refused++)
+		cr_assert_eq(nlru_region_pin(region, k, NLRU_PIN_WRITE, &p), -ENOMEM);
+	cr_expect_leq(test_log_count - before, 11 * per_report,
+		      "%d lines for %zu refusals, %d lines a report", test_log_count - before,
+		      refused, per_report);
+	cr_assert_eq(nlru_region_destroy(region), 0);
+	destroy_engine(eng);
+}
+
 /* Dirty every other page of the first @pages of @f: one write each when they go out. */
 static void dirty_apart(struct nlru_file *f, int pages)
 {
@@ -55,4 +86,3 @@ Test(faults, writeback_errors_are_logged_once_in_a_while)
 	cr_assert_eq(nlru_file_close(f), 0);
 	destroy_engine(eng);
 }
-
