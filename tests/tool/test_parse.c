@@ -134,10 +134,11 @@ Test(parse, a_line_is_read_only_within_its_length)
 		r = dump_parse_line(exact, len, &name, &name_len, &v, &why);
 		if (i < 3) {
 			cr_expect_eq(r, -EINVAL, "'%s'", lines[i]);
-			cr_expect_str_eq(why,
-					 i < 2 ? "a value without a counter name (expected 'name value')"
-					       : "no value (expected 'name value')",
-					 "'%s'", lines[i]);
+			cr_expect_str_eq(
+				why,
+				i < 2 ? "a value without a counter name (expected 'name value')"
+				      : "no value (expected 'name value')",
+				"'%s'", lines[i]);
 		} else {
 			cr_expect_eq(r, 1);
 			cr_expect_eq(v, 7);
