@@ -30,6 +30,7 @@
 
 #include "blkdev.h"
 #include "debug.h"
+#include "kthread.h"
 #include "log.h"
 #include "mutex.h"
 
@@ -677,7 +678,7 @@ int blkdev_create(const struct blkdev_params *params, uint64_t (*clock)(void *ar
 	pthread_cond_init(&dev->freed, &attr);
 	pthread_condattr_destroy(&attr);
 	dev->accounted_ns = dev_now(dev);
-	r = pthread_create(&dev->thread, NULL, blkdev_thread, dev);
+	r = kthread_run(&dev->thread, blkdev_thread, dev, "nlru-blkdev");
 	if (r) {
 		log_err(log, "block device: cannot start its thread: %s", strerror(r));
 		pthread_cond_destroy(&dev->work);
@@ -686,7 +687,6 @@ int blkdev_create(const struct blkdev_params *params, uint64_t (*clock)(void *ar
 		free(dev);
 		return -r;
 	}
-	pthread_setname_np(dev->thread, "nlru-blkdev");
 	*out = dev;
 	return 0;
 }

@@ -13,6 +13,7 @@
 /* Task flags of the calling thread, as Linux's current->flags. */
 #define PF_MEMALLOC 0x1 /* reclaiming: allocations may use the reserves, never recurse */
 #define PF_KSWAPD 0x2   /* this thread is a kswapd */
+#define PF_KTHREAD 0x4  /* one of the engine's own threads (kthread.h) */
 
 extern __thread unsigned int current_flags;
 

@@ -14,6 +14,7 @@
 #include "engine.h"
 #include "filemap.h"
 #include "flusher.h"
+#include "kthread.h"
 #include "owner.h"
 #include "page_writeback.h"
 
@@ -267,7 +268,7 @@ int flusher_start(struct nlru_engine *eng)
 
 	if (!eng->cfg.flusher)
 		return 0;
-	r = pthread_create(&eng->flusher->thread, NULL, flusher_main, eng);
+	r = kthread_run(&eng->flusher->thread, flusher_main, eng, "nlru-flusher");
 	if (r) {
 		log_err(&eng->log, "cannot start the flusher thread: %s", strerror(r));
 		return -r;

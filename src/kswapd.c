@@ -10,6 +10,7 @@
  * wakes it; balance_pgdat() checks the flag every priority round, so it stops mid-reclaim.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -17,6 +18,7 @@
 #include "atomic.h"
 #include "current.h"
 #include "kswapd.h"
+#include "kthread.h"
 #include "reclaim_mode.h"
 #include "topo.h"
 #include "vmscan.h"
@@ -332,7 +334,7 @@ static void *kswapd_main(void *arg)
 	int r;
 
 	free(arg);
-	current_flags = PF_MEMALLOC | PF_KSWAPD;
+	current_flags |= PF_MEMALLOC | PF_KSWAPD;
 	r = topo_bind_thread(eng->topo, pgdat->node_id);
 	/* Not fatal: kswapd still reclaims, from whatever CPU the scheduler gives it (the node's
 	 * CPUs may lie outside this process's cpuset). */
@@ -346,6 +348,7 @@ static void *kswapd_main(void *arg)
 int kswapd_start_all(struct nlru_engine *eng)
 {
 	struct pglist_data *pgdat;
+	char name[16];
 	int nid, r;
 
 	for_each_online_pgdat(pgdat, eng, nid) {
@@ -354,7 +357,8 @@ int kswapd_start_all(struct nlru_engine *eng)
 		if (!arg)
 			return -ENOMEM;
 		*arg = (struct kswapd_arg){eng, pgdat};
-		r = pthread_create(&pgdat->kswapd.thread, NULL, kswapd_main, arg);
+		snprintf(name, sizeof(name), "kswapd%d", nid);
+		r = kthread_run(&pgdat->kswapd.thread, kswapd_main, arg, name);
 		if (r) {
 			free(arg);
 			log_err(&eng->log, "cannot start kswapd for node %d: %s", nid, strerror(r));

@@ -1,0 +1,47 @@
+/*
+ * kthread.c - starting the engine's threads: signals blocked before the thread exists (the
+ * new thread inherits the mask, so there is no window in which a signal could land on it),
+ * PF_KTHREAD set before its function runs.  The start record is malloc'ed and freed by the
+ * thread: pthread_create() may return before the thread reads it.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+
+#include "current.h"
+#include "kthread.h"
+
+struct kthread_start {
+	void *(*fn)(void *);
+	void *arg;
+};
+
+static void *kthread_main(void *p)
+{
+	struct kthread_start start = *(struct kthread_start *)p;
+
+	free(p);
+	current_flags |= PF_KTHREAD;
+	return start.fn(start.arg);
+}
+
+int kthread_run(pthread_t *thread, void *(*fn)(void *), void *arg, const char *name)
+{
+	struct kthread_start *start = malloc(sizeof(*start));
+	sigset_t all, saved;
+	int r;
+
+	if (!start)
+		return ENOMEM;
+	*start = (struct kthread_start){fn, arg};
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &saved);
+	r = pthread_create(thread, NULL, kthread_main, start);
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	if (r) {
+		free(start);
+		return r;
+	}
+	pthread_setname_np(*thread, name);
+	return 0;
+}
