@@ -18,12 +18,16 @@
  * swap is more than half full (vm_swap_full()).  A write pin gives the slot up, the copy in
  * it being stale from then on (reuse_swap_page()).  Not modelled: swap readahead, and
  * sharing a swap slot between regions.
+ *
+ * Mapped regions (anon_map.c) are regions too: their faults install pages through
+ * anon_fault_install(), and their swap-out is anon_pageout_locked() with the region's
+ * map_lock held, writing the page from the program's address and then dropping it there.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "anon.h"
+#include "anon_internal.h"
 #include "blkdev.h"
 #include "lru.h"
 #include "owner.h"
@@ -32,47 +36,14 @@
 #include "swap.h"
 #include "vmstat.h"
 
-/*
- * A slot: 0 none; tag 1: a resident page (node, pfn); tag 2: a swap slot, with the swap-out's
- * generation in bits 34-63.  The generation tells two swap copies of a page in the same swap
- * slot apart: a fault that read the first, and lost the race to install it, must not take a
- * later copy's slot for its own (the page swapped in, rewritten and swapped out again).
- */
-#define SLOT_TAG_MASK 3ull
-#define SLOT_PAGE 1ull
-#define SLOT_SWAP 2ull
-#define SWAP_GEN_SHIFT 34
-
-struct nlru_region {
-	struct owner_head owner; /* OWNER_REGION; owner.id is page->mapping of its pages */
-	struct nlru_engine *eng;
-	int nid; /* preferred node */
-	size_t nr_pages;
-	struct spinlock lock; /* protects slots, pinned, and page->private of its pages */
-	long pinned;          /* pins outstanding over all pages */
-	uint32_t writeback;   /* swap writes of its pages in flight (atomic): destroy waits */
-	uint64_t swap_gen;    /* swap-outs so far: the generation of the next swap slot value */
-	uint64_t *slots;
-};
-
 static uint64_t make_swap_slot(struct nlru_region *region, uint32_t slot)
 {
 	return (++region->swap_gen << SWAP_GEN_SHIFT) | ((uint64_t)slot << 2) | SLOT_SWAP;
 }
 
-static uint32_t swap_slot_of(uint64_t v)
-{
-	return (uint32_t)(v >> 2);
-}
-
 static uint64_t make_page_slot(const struct page *page, uint32_t pfn)
 {
 	return ((uint64_t)pfn << 8) | ((uint64_t)page_to_nid(page) << 2) | SLOT_PAGE;
-}
-
-static struct page *slot_page(const struct nlru_engine *eng, uint64_t v)
-{
-	return &NODE_DATA(eng, (int)((v >> 2) & 0x3f))->pages[v >> 8];
 }
 
 static void *slot_address(const struct nlru_engine *eng, uint64_t v)
@@ -85,14 +56,6 @@ static void *slot_address_of(const struct nlru_engine *eng, struct page *page)
 	struct pglist_data *pgdat = page_pgdat(eng, page);
 
 	return page_address(pgdat, page_to_pfn(pgdat, page));
-}
-
-/* page->private of an anon page: its pins, and in the swap cache its slot + 1 (bits 32-63). */
-#define PINS_MASK 0xffffffffull
-
-static uint32_t page_pins(const struct page *page)
-{
-	return (uint32_t)(page->private & PINS_MASK);
 }
 
 static uint32_t page_swap_slot(const struct page *page)
@@ -125,7 +88,7 @@ static bool vm_swap_full(const struct nlru_engine *eng)
 	return get_nr_swap_pages(eng) * 2 < total_swap_pages(eng);
 }
 
-int nlru_region_create(struct nlru_engine *eng, size_t pages, int nid, struct nlru_region **out)
+int anon_region_alloc(struct nlru_engine *eng, size_t pages, int nid, struct nlru_region **out)
 {
 	struct nlru_region *region;
 	int r;
@@ -160,6 +123,11 @@ int nlru_region_create(struct nlru_engine *eng, size_t pages, int nid, struct nl
 	}
 	*out = region;
 	return 0;
+}
+
+int nlru_region_create(struct nlru_engine *eng, size_t pages, int nid, struct nlru_region **out)
+{
+	return anon_region_alloc(eng, pages, nid, out);
 }
 
 /*
@@ -209,6 +177,19 @@ int nlru_region_destroy(struct nlru_region *region)
 	if (!region)
 		return -EINVAL;
 	eng = region->eng;
+	if (region_is_mapped(region)) {
+		long pinned;
+
+		/* Refused before the fault threads stop, so that a refusal changes nothing. */
+		spin_lock(&region->lock);
+		pinned = region->pinned;
+		spin_unlock(&region->lock);
+		if (pinned) {
+			log_err(&eng->log, "region destroy: %ld pins are still held", pinned);
+			return -EBUSY;
+		}
+		map_region_stop(region);
+	}
 	rwlock_wrlock(&eng->owners->lock);
 	wait_for_swap_writes(region);
 	spin_lock(&region->lock);
@@ -222,9 +203,16 @@ int nlru_region_destroy(struct nlru_region *region)
 	spin_unlock(&region->lock);
 	owner_unregister(eng->owners, region->owner.id);
 	rwlock_unlock(&eng->owners->lock);
+	anon_region_free(region);
+	return 0;
+}
+
+void anon_region_free(struct nlru_region *region)
+{
+	if (region_is_mapped(region))
+		map_region_free(region);
 	free(region->slots);
 	free(region);
-	return 0;
 }
 
 /*
@@ -243,21 +231,30 @@ static bool pin_resident(struct nlru_region *region, uint64_t v, unsigned int fl
 		*busy = page;
 		return false;
 	}
-	__atomic_add_fetch(&page->refcount, 1, __ATOMIC_ACQ_REL);
-	page->private += 1;
-	region->pinned++;
-	page_set(page, PG_young);
-	if (flags & NLRU_PIN_WRITE) {
-		page_set(page, PG_dirty);
-		if (page_test(page, PG_swapcache))
-			swap_slot_free(eng->swap, delete_from_swap_cache(eng, page));
-	}
+	anon_pin_page(region, page, flags);
 	*addr = slot_address(eng, v);
 	return true;
 }
 
-/* Fill a fresh page for slot value @v: zeroes, or the swap copy.  No lock held. */
-static int fault_fill(struct nlru_engine *eng, uint64_t v, void *data)
+void anon_dirty_page(struct nlru_engine *eng, struct page *page)
+{
+	page_set(page, PG_dirty);
+	if (page_test(page, PG_swapcache))
+		swap_slot_free(eng->swap, delete_from_swap_cache(eng, page));
+}
+
+void anon_pin_page(struct nlru_region *region, struct page *page, unsigned int flags)
+{
+	CHECK_FULL(&region->eng->log, witness_holds(LOCK_REGION));
+	__atomic_add_fetch(&page->refcount, 1, __ATOMIC_ACQ_REL);
+	page->private += 1;
+	region->pinned++;
+	page_set(page, PG_young);
+	if (flags & NLRU_PIN_WRITE)
+		anon_dirty_page(region->eng, page);
+}
+
+int anon_fault_fill(struct nlru_engine *eng, uint64_t v, void *data)
 {
 	int r;
 
@@ -273,9 +270,8 @@ static int fault_fill(struct nlru_engine *eng, uint64_t v, void *data)
 	return r;
 }
 
-/* Install @page for slot @index if the slot still holds @v; region locked. */
-static bool fault_install(struct nlru_region *region, size_t index, uint64_t v, struct page *page,
-			  unsigned int flags)
+bool anon_fault_install(struct nlru_region *region, size_t index, uint64_t v, struct page *page,
+			unsigned int flags, bool pin)
 {
 	struct nlru_engine *eng = region->eng;
 	struct pglist_data *pgdat = page_pgdat(eng, page);
@@ -285,12 +281,13 @@ static bool fault_install(struct nlru_region *region, size_t index, uint64_t v, 
 		return false;
 	page->mapping = region->owner.id;
 	page->index = (uint32_t)index;
-	page->private = 1; /* one pin */
+	page->private = pin; /* its pins */
 	page_set(page, PG_swapbacked);
 	page_set(page, PG_young);
-	__atomic_store_n(&page->refcount, 2, __ATOMIC_RELEASE); /* the mapping and the pin */
+	/* The mapping's reference, and the pin's. */
+	__atomic_store_n(&page->refcount, 1u + pin, __ATOMIC_RELEASE);
 	region->slots[index] = make_page_slot(page, page_to_pfn(pgdat, page));
-	region->pinned++;
+	region->pinned += pin;
 	mod_page_node_state(pgdat, page, NLRU_NR_ANON_MAPPED, 1);
 	if ((v & SLOT_TAG_MASK) != SLOT_SWAP) {
 		page_set(page, PG_dirty); /* a new page has no copy anywhere */
@@ -323,10 +320,10 @@ static int fault_in(struct nlru_region *region, size_t index, uint64_t v, unsign
 	if (!page)
 		return -ENOMEM;
 	pgdat = page_pgdat(eng, page);
-	r = fault_fill(eng, v, page_address(pgdat, page_to_pfn(pgdat, page)));
+	r = anon_fault_fill(eng, v, page_address(pgdat, page_to_pfn(pgdat, page)));
 	if (!r) {
 		spin_lock(&region->lock);
-		installed = fault_install(region, index, v, page, flags);
+		installed = anon_fault_install(region, index, v, page, flags, true);
 		spin_unlock(&region->lock);
 	}
 	if (r || !installed) {
@@ -370,6 +367,8 @@ int nlru_region_pin(struct nlru_region *region, size_t index, unsigned int flags
 			flags);
 		return -EINVAL;
 	}
+	if (region_is_mapped(region))
+		return map_pin(region, index, flags, addr);
 	for (;;) {
 		uint64_t v;
 
@@ -454,6 +453,8 @@ int nlru_region_discard(struct nlru_region *region, size_t index)
 		return -EINVAL;
 	eng = region->eng;
 	rwlock_wrlock(&eng->owners->lock);
+	if (region_is_mapped(region))
+		map_lock(region);
 	wait_for_swap_writes(region);
 	spin_lock(&region->lock);
 	v = region->slots[index];
@@ -462,6 +463,12 @@ int nlru_region_discard(struct nlru_region *region, size_t index)
 	else
 		release_slot(region, index);
 	spin_unlock(&region->lock);
+	if (region_is_mapped(region)) {
+		/* Its next touch faults and finds an empty slot: zeroes. */
+		if (!r)
+			map_zap(region, index);
+		map_unlock(region);
+	}
 	rwlock_unlock(&eng->owners->lock);
 	if (r)
 		log_err(&eng->log, "region: page %zu is pinned and cannot be discarded", index);
@@ -592,8 +599,11 @@ static bool swap_writepage_locked(struct nlru_region *region, struct page *page)
 	__atomic_add_fetch(&region->writeback, 1, __ATOMIC_RELAXED);
 	get_page(page); /* the write's, dropped at its end */
 	spin_unlock(&region->lock);
-	if (swap_submit_write(eng, slot, slot_address_of(eng, page), end_swap_write, page,
-			      region)) {
+	/* A mapped page is written from the program's mapping, write-protected by the caller. */
+	if (swap_submit_write(eng, slot,
+			      region_is_mapped(region) ? user_address(region, page->index)
+						       : slot_address_of(eng, page),
+			      end_swap_write, page, region)) {
 		struct bio failed = {.err = ENOMEM, .private = page, .owner = region};
 
 		end_swap_write(&failed);
@@ -604,17 +614,29 @@ static bool swap_writepage_locked(struct nlru_region *region, struct page *page)
 enum anon_pageout_result anon_pageout(struct nlru_engine *eng, struct page *page)
 {
 	struct nlru_region *region = (struct nlru_region *)owner_lookup(eng->owners, page->mapping);
-	enum anon_pageout_result result = ANON_KEEP;
+	bool zap;
 
 	/* Reclaim found the page by its mapping: the owner must be its region, alive. */
 	if (!CHECK_CHEAP(&eng->log, region && region->owner.type == OWNER_REGION))
 		return ANON_KEEP;
+	if (region_is_mapped(region))
+		return map_pageout(region, page);
 	/*
 	 * Not a trylock: Linux's trylock_page() fails only when this very page is busy, but the
 	 * region lock covers all its pages.  A trylock failed for every page of a region whose
 	 * holder was descheduled, and whole reclaim passes under load found nothing to take.
 	 */
 	spin_lock(&region->lock);
+	return anon_pageout_locked(region, page, &zap);
+}
+
+enum anon_pageout_result anon_pageout_locked(struct nlru_region *region, struct page *page,
+					     bool *zap)
+{
+	struct nlru_engine *eng = region->eng;
+	enum anon_pageout_result result = ANON_KEEP;
+
+	*zap = false;
 	/* Pinned pages stay: the mapping and reclaim hold the only references otherwise. */
 	if (__atomic_load_n(&page->refcount, __ATOMIC_ACQUIRE) != 2) {
 		spin_unlock(&region->lock);
@@ -623,7 +645,20 @@ enum anon_pageout_result anon_pageout(struct nlru_engine *eng, struct page *page
 	if (!page_test(page, PG_dirty) && page_test(page, PG_swapcache)) {
 		drop_swapped_page(region, page); /* its copy in swap is current */
 		spin_unlock(&region->lock);
+		*zap = true;
 		return ANON_SWAPPED;
+	}
+	if (region_is_mapped(region)) {
+		/* try_to_unmap()'s part: the program may read the page, but no longer write it. */
+		int r;
+
+		spin_unlock(&region->lock);
+		r = map_protect(region, page->index);
+		spin_lock(&region->lock);
+		if (r) {
+			spin_unlock(&region->lock);
+			return ANON_KEEP;
+		}
 	}
 	if (!swap_writepage_locked(region, page)) {
 		count_vm_event(eng, NLRU_SWAP_FULL);
@@ -636,6 +671,7 @@ enum anon_pageout_result anon_pageout(struct nlru_engine *eng, struct page *page
 	if (swapped_and_clean(page)) {
 		drop_swapped_page(region, page);
 		result = ANON_SWAPPED;
+		*zap = true;
 	} else if (page_test(page, PG_writeback)) {
 		result = ANON_WRITEBACK;
 	}

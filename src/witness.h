@@ -33,6 +33,7 @@ enum lock_class {
 	LOCK_NONE,            /* not a class: an unchecked lock */
 	LOCK_PAGE,            /* PG_locked: a page being read in or written into */
 	LOCK_OWNERS,          /* owner_table.lock */
+	LOCK_REGION_MAP,      /* map_region.lock: a mapped region's page moves */
 	LOCK_REGION,          /* nlru_region.lock */
 	LOCK_FILE,            /* nlru_file.lock */
 	LOCK_PAGEINDEX_CACHE, /* pageindex_cache.lock (a leaf under a file's lock) */

@@ -329,6 +329,35 @@ NLRU_API int nlru_region_create(struct nlru_engine *eng, size_t pages, int nid,
 				struct nlru_region **out);
 
 /*
+ * nlru_region_create_mapped - a region of @pages pages that the program uses with ordinary
+ * loads and stores, at *@addr (page-aligned, @pages pages long, fixed for the region's life),
+ * instead of through pins.  A page's first touch, and a touch of a page reclaim swapped out,
+ * stops the touching thread until one of the region's @fault_threads threads (0: one; at most
+ * 64) has brought it in through userfaultfd(2): an engine page is allocated for it, which may
+ * reclaim, then it is zero-filled or read back from swap (pgfault, pgmajfault, pswpin).  Its
+ * data lives at its address in the range; the engine page accounts for it, on the LRU lists
+ * as any region page, so resident pages of mapped regions count against the engine's memory
+ * like everything else.  Reclaim writes a page to swap from that address (write-protected
+ * meanwhile: a write waits for the write's end) and then drops it from the range
+ * (MADV_DONTNEED).  Pins, marks and discards work as on any region; a pin returns the page's
+ * address in the range.
+ *
+ * The program must not unmap, remap or MADV_DONTNEED the range (nlru_region_discard() drops a
+ * page; a page the program dropped anyway reads as zeroes), and a child process made by
+ * fork() has no copy of it (MADV_DONTFORK).  Signal handlers may touch the range: the fault
+ * threads block every signal.  nlru_region_destroy() unmaps it: no thread may touch it after.
+ *
+ * Returns 0; -EINVAL for a bad size, node or thread count; -EPERM when userfaultfd is not
+ * permitted (vm.unprivileged_userfaultfd is 0 and the process lacks CAP_SYS_PTRACE and access
+ * to /dev/userfaultfd, or a seccomp filter forbids it); -ENOSYS when the kernel has no
+ * userfaultfd; -EOPNOTSUPP when it lacks write-protect faults on anonymous memory (Linux 5.7)
+ * or its page size is not the engine's; -ENOMEM.  Each refusal is logged with its reason.
+ */
+NLRU_API int nlru_region_create_mapped(struct nlru_engine *eng, size_t pages, int nid,
+				       unsigned int fault_threads, void **addr,
+				       struct nlru_region **out);
+
+/*
  * nlru_region_destroy - free every page and swap slot of the region.  -EBUSY, with nothing
  * freed, while any page is pinned.  May wait for a reclaim pass in progress to finish.  As
  * with free(), no other call on the region may run meanwhile or follow (a pin still faulting
