@@ -169,8 +169,9 @@ int nlru_file_unpin_page(struct nlru_file *file, uint64_t index, size_t written_
 	file->pins--;
 	spin_unlock(&file->lock);
 	put_page(page);
+	/* The page is written already: a failing disk's error waits for fsync, not unpin. */
 	if (written_end)
-		balance_dirty_pages_ratelimited(file, 1);
+		(void)balance_dirty_pages_ratelimited(file, 1);
 	return 0;
 }
 

@@ -48,6 +48,7 @@ struct nlru_file {
 	uint32_t wb_index;  /* where the flusher's next writeback starts (writeback_index) */
 	int wb_err;         /* first writeback error not yet reported by fsync (errno) */
 	int wb_last_err;    /* the latest writeback error (errno), for a flush that saw it happen */
+	int wb_failing;     /* errno of the latest write if it failed, 0 once one succeeded */
 	long pins;          /* pinned pages (each pin counted): close waits for none */
 	uint32_t inflight;  /* bios of this file not yet ended (atomic): close waits for none */
 	uint32_t wb_errors; /* writes that failed so far (atomic): a flush compares before/after */
@@ -127,6 +128,7 @@ void truncate_cache(struct nlru_file *file);
 /* filemap_writeback.c, where each is described. */
 void set_page_dirty(struct nlru_file *file, struct page *page);
 int writeback_pages(struct nlru_file *file, long nr, long *written);
-void balance_dirty_pages_ratelimited(struct nlru_file *file, unsigned long pages);
+int balance_dirty_pages_ratelimited(struct nlru_file *file, unsigned long pages);
+int dirty_share_error(struct nlru_file *file);
 
 #endif /* NODELRU_FILEMAP_INTERNAL_H */

@@ -223,6 +223,9 @@ long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len, uint6
 			"write to %s past 16 TiB, the largest file the cache holds", file->path);
 		return -EFBIG;
 	}
+	err = len ? dirty_share_error(file) : 0;
+	if (err)
+		return err;
 	while (done < len) {
 		uint64_t pos = offset + done;
 		uint32_t index = (uint32_t)(pos >> PAGE_SHIFT);
@@ -240,7 +243,9 @@ long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len, uint6
 			if (!pages)
 				break;
 			done += (size_t)pages << PAGE_SHIFT;
-			balance_dirty_pages_ratelimited(file, (unsigned long)pages);
+			err = balance_dirty_pages_ratelimited(file, (unsigned long)pages);
+			if (err)
+				break;
 			continue;
 		}
 		/* Part of a page: the rest of it is read in first. */
@@ -257,7 +262,9 @@ long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len, uint6
 		put_page(page);
 		done += n;
 		/* Within the loop, so that one large write pauses at the dirty limit too. */
-		balance_dirty_pages_ratelimited(file, 1);
+		err = balance_dirty_pages_ratelimited(file, 1);
+		if (err)
+			break;
 	}
 	return done || !err ? (long)done : err;
 }
@@ -292,11 +299,14 @@ long nlru_file_copy_range(struct nlru_file *in, uint64_t in_offset, struct nlru_
 	if (past_max_file(out_offset, len))
 		return bad_copy(in, out, -EFBIG, "past 16 TiB, the largest file the cache holds");
 	len = within_max_file(in_offset, len);
+	err = len ? dirty_share_error(out) : 0;
+	if (err)
+		return err;
 	while (done < len) {
 		uint64_t pos = in_offset + done, end;
 		struct page *pages[COPY_BATCH];
 		const char *srcs[COPY_BATCH];
-		int got = get_read_pages(in, pos, in_offset + len, pages, &end, &err), i = 0;
+		int got = get_read_pages(in, pos, in_offset + len, pages, &end, &err), i = 0, berr;
 		bool stop = !got;
 
 		for (int k = 0; k < got; k++)
@@ -310,8 +320,9 @@ long nlru_file_copy_range(struct nlru_file *in, uint64_t in_offset, struct nlru_
 						      srcs, whole, &err)
 				  : 0;
 			done += (size_t)i << PAGE_SHIFT;
-			balance_dirty_pages_ratelimited(out, (unsigned long)i);
-			stop = i < whole;
+			berr = balance_dirty_pages_ratelimited(out, (unsigned long)i);
+			err = berr ? berr : err;
+			stop = i < whole || berr;
 		}
 		/* Otherwise, and for a last page cut by the end of the file, through pwrite. */
 		for (; i < got && !stop; i++) {

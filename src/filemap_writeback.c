@@ -114,6 +114,7 @@ static void end_write(struct bio *bio)
 		end_page_writeback(file, pages[i], bio->err);
 	if (bio->err)
 		file->wb_last_err = bio->err;
+	file->wb_failing = bio->err;
 	spin_unlock(&file->lock);
 	if (bio->err) {
 		__atomic_add_fetch(&file->wb_errors, 1, __ATOMIC_RELEASE);
@@ -383,15 +384,62 @@ long filemap_writeback_chunk(struct dirty_link *link, long nr)
 
 /* The longest a writer over the dirty limit waits for the flusher: MAX_PAUSE, HZ/5. */
 #define MAX_PAUSE_MS 200
+/* Pages a writer dirties between two looks at the dirty limits: see below. */
+#define RATELIMIT_PAGES 32
+
+/*
+ * A file's share of the dirty limit: half of it.  Linux gives each backing device a share of
+ * the limit in proportion to the writes it completed lately (wb_dirty_limits, __wb_calc_thresh),
+ * so a device that completes none, a full or failing disk, soon has almost none; the engine's
+ * files share one block device, and a file whose writes fail is held to a fixed share instead,
+ * so that the other half of the limit stays for files whose writes go through.
+ */
+static unsigned long file_dirty_share(struct nlru_engine *eng)
+{
+	unsigned long background, limit;
+
+	global_dirty_limits(eng, &background, &limit);
+	return limit / 2;
+}
+
+/* The file's latest write failed and it holds more than its share of dirty pages: the errno. */
+static int over_share_and_failing(struct nlru_file *file)
+{
+	unsigned long share = file_dirty_share(file->eng);
+	int err;
+
+	spin_lock(&file->lock);
+	err = file->nr_dirty > 0 && (unsigned long)file->nr_dirty > share ? file->wb_failing : 0;
+	spin_unlock(&file->lock);
+	return err;
+}
+
+/*
+ * May a writer dirty more pages of @file?  Not while the file's writes fail (a full disk, a
+ * file past the file system's limit, a bad sector) and it already holds more than its share
+ * of the dirty limit: its pages can be neither written nor freed, and more of them would take
+ * the memory every other user of the engine needs.  The writer tries a write of its own pages
+ * first, and gets the error that write met (-ENOSPC, -EIO, ...) if it failed again, as a
+ * writer to a full disk in Linux gets it from write().  Returns 0 or that -errno.
+ */
+int dirty_share_error(struct nlru_file *file)
+{
+	if (!over_share_and_failing(file))
+		return 0;
+	writeback_pages(file, RATELIMIT_PAGES, NULL);
+	return -over_share_and_failing(file);
+}
 
 /*
  * balance_dirty_pages(): past the background threshold, start the flusher; past the dirty
  * limit, pause until the flusher brings the engine back under it.  Linux also paces writers
  * between the two thresholds (the dirty ratelimit); the engine lets them run freely there.
  * A writer with no flusher, or whose flusher wrote nothing for MAX_PAUSE_MS (its writes
- * failing), cleans pages of its own file down to the background threshold instead.
+ * failing), cleans pages of its own file down to the background threshold instead; if those
+ * writes fail too and the file is over its share of the limit, the writer gets their error
+ * (dirty_share_error()), not leave to go on dirtying pages that cannot be cleaned.
  */
-static void balance_dirty_pages(struct nlru_file *file)
+static int balance_dirty_pages(struct nlru_file *file)
 {
 	struct nlru_engine *eng = file->eng;
 	unsigned long background, limit, dirty;
@@ -402,31 +450,32 @@ static void balance_dirty_pages(struct nlru_file *file)
 		global_dirty_limits(eng, &background, &limit);
 		dirty = global_dirty_pages(eng, true);
 		if (dirty <= background)
-			return;
+			return 0;
 		wb_start_background_writeback(eng);
 		if (dirty <= limit)
-			return;
+			return 0;
 		if (!flusher_running(eng) || !flusher_wait_written(eng, progress, MAX_PAUSE_MS))
 			break;
 	}
 	writeback_pages(file, (long)(dirty - background), NULL);
+	return -over_share_and_failing(file);
 }
 
 /*
  * balance_dirty_pages_ratelimited(): a writer looks at the dirty limits once per
  * RATELIMIT_PAGES pages it dirties, not on every page (Linux: a task's nr_dirtied_pause,
- * 32 pages to begin with), so it may pass a limit by that much before it pauses.
+ * 32 pages to begin with), so it may pass a limit by that much before it pauses.  Returns 0,
+ * or the error of the file's failing writes when the writer is to stop (balance_dirty_pages).
  */
-#define RATELIMIT_PAGES 32
 static _Thread_local unsigned long dirtied_since_check;
 
-void balance_dirty_pages_ratelimited(struct nlru_file *file, unsigned long pages)
+int balance_dirty_pages_ratelimited(struct nlru_file *file, unsigned long pages)
 {
 	dirtied_since_check += pages;
 	if (dirtied_since_check < RATELIMIT_PAGES)
-		return;
+		return 0;
 	dirtied_since_check = 0;
-	balance_dirty_pages(file);
+	return balance_dirty_pages(file);
 }
 
 int filemap_pageout(struct nlru_engine *eng, struct page *page)

@@ -451,6 +451,10 @@ NLRU_API int nlru_file_open(struct nlru_engine *eng, const char *path, int flags
  * (page offsets are 32-bit), -EINVAL.
  * May reclaim in the calling thread.  A writer over the dirty limit pauses until the flusher
  * brings the engine back under it (with no flusher, it writes back pages of its file itself).
+ * While the file's writeback fails (a full disk: -ENOSPC; a failing one: -EIO) and the file
+ * holds more than half the dirty limit, a write returns short, then that error, and
+ * dirties nothing more until a write of the file's pages succeeds again: the other files
+ * and anonymous memory keep the rest of the engine.
  */
 NLRU_API long nlru_file_pread(struct nlru_file *file, void *buf, size_t len, uint64_t offset);
 NLRU_API long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len,

@@ -8,6 +8,7 @@
 
 #include "filemap.h"
 #include "helpers.h"
+#include "page_writeback.h"
 
 TestSuite(faults, .fini = test_remove_dir, .timeout = 120);
 
@@ -84,5 +85,63 @@ Test(faults, writeback_errors_are_logged_once_in_a_while)
 		      test_log_count - before);
 	filemap_inject_write_errors(f, 0, 0);
 	cr_assert_eq(nlru_file_close(f), 0);
+	destroy_engine(eng);
+}
+
+/*
+ * A file on a full disk: its writer gets the disk's error once the file holds its share of
+ * the dirty limit, the engine's dirty pages stay within the limit, and another file, anonymous
+ * memory and page allocations go on working.  Room on the disk again, everything is written.
+ */
+Test(faults, a_file_on_a_full_disk_gets_its_error_and_others_go_on)
+{
+	struct nlru_engine *eng = quiet_engine(8);
+	struct nlru_file *full, *ok;
+	struct nlru_region *region;
+	static char buf[64 * 4096], back[4096];
+	unsigned long background, limit;
+	long r = 0, accepted = 0;
+	void *pages, *p;
+
+	memset(buf, 'f', sizeof(buf));
+	cr_assert_eq(
+		nlru_file_open(eng, test_path("full"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &full),
+		0);
+	cr_assert_eq(nlru_file_open(eng, test_path("ok"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &ok),
+		     0);
+	cr_assert_eq(nlru_file_pwrite(ok, buf, 4096, 0), 4096);
+	cr_assert_eq(nlru_file_fsync(ok), 0);
+	filemap_inject_write_errors(full, ENOSPC, 1 << 30);
+	/* 24 MiB into an 8 MiB engine whose disk takes nothing. */
+	while (accepted < 24l << 20) {
+		r = nlru_file_pwrite(full, buf, sizeof(buf), (uint64_t)accepted);
+		if (r <= 0)
+			break;
+		accepted += r;
+	}
+	cr_expect_eq(r, -ENOSPC, "the writer of a file on a full disk got %ld after %ld bytes", r,
+		     accepted);
+	global_dirty_limits(eng, &background, &limit);
+	cr_expect_leq(global_dirty_pages(eng, true), limit + 2 * 64,
+		      "%lu pages dirty with a dirty limit of %lu", global_dirty_pages(eng, true),
+		      limit);
+	/* The other file, anonymous memory and allocations still work. */
+	cr_expect_eq(nlru_file_pread(ok, back, 4096, 0), 4096);
+	cr_expect_eq(back[0], 'f');
+	cr_expect_eq(nlru_file_pwrite(ok, buf, sizeof(buf), 4096), (long)sizeof(buf));
+	cr_assert_eq(nlru_region_create(eng, 256, 0, &region), 0);
+	for (size_t i = 0; i < 256; i++) {
+		cr_assert_eq(nlru_region_pin(region, i, NLRU_PIN_WRITE, &p), 0, "pin %zu", i);
+		nlru_region_unpin(region, i);
+	}
+	cr_expect_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 2, NLRU_NUMA_NO_NODE, &pages), 0);
+	nlru_free_pages(eng, pages, 2);
+	/* Room again: everything goes out, and the file closes. */
+	filemap_inject_write_errors(full, 0, 0);
+	cr_expect_eq(nlru_file_fsync(full), -ENOSPC, "the error was reported to fsync once");
+	cr_expect_eq(nlru_file_fsync(full), 0);
+	cr_assert_eq(nlru_region_destroy(region), 0);
+	cr_assert_eq(nlru_file_close(full), 0);
+	cr_assert_eq(nlru_file_close(ok), 0);
 	destroy_engine(eng);
 }
