@@ -82,7 +82,8 @@ static void zone_init(const struct nlru_engine *eng, struct pglist_data *pgdat, 
 	zone->spanned_pages = zone->present_pages = zone->managed_pages = pages;
 	spin_lock_init(&zone->lock, LOCK_ZONE, pgdat->log);
 	for (int order = 0; order < MAX_ORDER; order++)
-		pfnlist_init(&zone->free_area[order].free_list);
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+			pfnlist_init(&zone->free_area[order].free_list[mt]);
 	for (uint32_t pfn = start; pfn < start + pages; pfn++)
 		page_init(&pgdat->pages[pfn], pgdat->node_id, (unsigned int)zid);
 	if (pages)
@@ -158,8 +159,10 @@ static void node_free(const struct nlru_engine *eng, struct pglist_data *pgdat)
 
 	if (!pgdat)
 		return;
-	for_each_zone_in_node(zone, pgdat)
+	for_each_zone_in_node(zone, pgdat) {
 		zone_pcp_destroy(eng, zone);
+		zone_buddy_destroy(zone);
+	}
 	os_unmap(pgdat->mem, node_mem_bytes(pgdat));
 	os_unmap(pgdat->pages, node_desc_bytes(pgdat));
 	kswapd_state_destroy(&pgdat->kswapd);
@@ -224,6 +227,27 @@ static int engine_topology(struct nlru_engine *eng)
 	return 0;
 }
 
+/*
+ * build_all_zonelists()'s page_group_by_mobility_disabled: grouping by mobility is off when
+ * the pages the movable zonelist reaches (all of them: watermarks are still 0 at that point of
+ * a boot) do not give every migrate type a pageblock.
+ */
+static void set_mobility_grouping(struct nlru_engine *eng)
+{
+	unsigned long total = 0;
+	struct pglist_data *pgdat;
+	struct zone *zone;
+	int nid;
+
+	for_each_online_pgdat(pgdat, eng, nid)
+		for_each_zone_in_node(zone, pgdat)
+			total += zone->managed_pages;
+	for_each_online_pgdat(pgdat, eng, nid)
+		pgdat->group_by_mobility_disabled =
+			total < (unsigned long)pageblock_nr_pages * MIGRATE_TYPES;
+	eng->migratetype_mask = total < (unsigned long)pageblock_nr_pages * MIGRATE_TYPES ? 0 : 3;
+}
+
 /* After every node exists: zonelists, watermarks, pcp lists, then all pages to the buddy. */
 static int engine_zones(struct nlru_engine *eng)
 {
@@ -232,6 +256,7 @@ static int engine_zones(struct nlru_engine *eng)
 	int nid, r;
 
 	build_all_zonelists(eng);
+	set_mobility_grouping(eng);
 	init_per_zone_wmark_min(eng);
 	pcp_setup(eng);
 	for_each_online_pgdat(pgdat, eng, nid) {
@@ -239,9 +264,10 @@ static int engine_zones(struct nlru_engine *eng)
 			if (!managed_zone(zone))
 				continue;
 			r = zone_pcp_init(eng, zone);
+			if (!r)
+				r = zone_free_all(zone);
 			if (r)
 				return r;
-			zone_free_all(zone);
 		}
 	}
 	return 0;
@@ -515,9 +541,9 @@ int nlru_zone_info(struct nlru_engine *eng, int nid, enum nlru_zone_type zid,
 	info->wmark_high = zone->watermark[WMARK_HIGH];
 	for (int j = 0; j < MAX_NR_ZONES; j++)
 		info->lowmem_reserve[j] = (uint64_t)zone->lowmem_reserve[j];
-	if (zone->pageset) {
-		info->pcp_high = (uint32_t)zone->pageset[0].high;
-		info->pcp_batch = (uint32_t)zone->pageset[0].batch;
+	if (zone->pageset[0]) {
+		info->pcp_high = (uint32_t)zone->pageset[0][0].high;
+		info->pcp_batch = (uint32_t)zone->pageset[0][0].batch;
 	}
 	return 0;
 }

@@ -54,7 +54,9 @@ struct nlru_engine {
 	long min_free_kbytes;             /* in force: computed or configured */
 	atomic_bool membind_warned;       /* "binding refused" is said once per engine */
 	bool pcp_rseq;                    /* per-CPU lists use restartable sequences (pcp.c) */
-	bool fair_zone_policy;      /* mode->fair_zone_policy, beside the fast path's fields */
+	bool fair_zone_policy; /* mode->fair_zone_policy, beside the fast path's fields */
+	/* 3, or 0 when grouping by mobility is off (pgdat->group_by_mobility_disabled) */
+	unsigned int migratetype_mask;
 	char *swap_path;            /* private copy of cfg.swap_path */
 	struct swap_device *swap;   /* NULL: no swap */
 	struct blkdev *blkdev;      /* the block device model; NULL: I/O done in the caller */

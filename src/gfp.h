@@ -18,6 +18,8 @@
 	 NLRU_GFP_SLAB_UNRECLAIMABLE | NLRU_GFP_WRITE)
 
 #define GFP_SLAB (NLRU_GFP_SLAB_RECLAIMABLE | NLRU_GFP_SLAB_UNRECLAIMABLE)
+/* The flags that choose a migrate type (Linux's __GFP_MOVABLE | __GFP_RECLAIMABLE). */
+#define GFP_MOVABLE_MASK (NLRU_GFP_MOVABLE | NLRU_GFP_SLAB_RECLAIMABLE)
 
 /* mm/internal.h alloc_flags.  ALLOC_FAIR exists only in zone (4.7) mode. */
 #define ALLOC_WMARK_MIN WMARK_MIN
@@ -60,6 +62,21 @@ static inline int gfp_zone(unsigned int gfp)
 	};
 
 	return table[gfp & GFP_ZONEMASK];
+}
+
+/*
+ * gfpflags_to_migratetype(): NLRU_GFP_MOVABLE is MIGRATE_MOVABLE, NLRU_GFP_SLAB_RECLAIMABLE
+ * (Linux's __GFP_RECLAIMABLE) MIGRATE_RECLAIMABLE, anything else MIGRATE_UNMOVABLE.  @mask is
+ * the engine's migratetype_mask: 0 when it is too small to group by mobility (everything is
+ * then unmovable).  Both flags together are refused before this is asked (Linux warns), so
+ * the two bits can simply be put side by side, with no branch on the allocation path.
+ */
+static inline int gfpflags_to_migratetype(unsigned int gfp, unsigned int mask)
+{
+	STATIC_ASSERT(NLRU_GFP_MOVABLE == 1u << 3 && NLRU_GFP_SLAB_RECLAIMABLE == 1u << 22 &&
+			      MIGRATE_MOVABLE == 1 && MIGRATE_RECLAIMABLE == 2,
+		      "the shifts below");
+	return (int)((((gfp >> 3) & 1u) | ((gfp >> 21) & 2u)) & mask);
 }
 
 static inline bool gfpflags_allow_blocking(unsigned int gfp)

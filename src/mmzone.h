@@ -1,7 +1,7 @@
 /*
  * The engine's memory model: nodes (pglist_data), zones, free areas, per-CPU page lists.
  * Names and meanings follow Linux 4.8 include/linux/mmzone.h; docs/design.md lists where we
- * differ (a single migrate type; managed == present == spanned; pfns are engine-wide).
+ * differ (managed == present == spanned; pfns are engine-wide; per-CPU lists as stacks).
  */
 #ifndef NODELRU_MMZONE_H
 #define NODELRU_MMZONE_H
@@ -45,9 +45,41 @@ enum zone_type {
 
 enum zone_watermarks { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
 
+/*
+ * Migrate types (Linux 4.8 enum migratetype, without CMA and ISOLATE, which an x86_64 kernel
+ * without CONFIG_CMA and CONFIG_MEMORY_ISOLATION has neither): what the pages of a pageblock
+ * are for, so that pages that can never move stay together, away from those compaction can
+ * move or reclaim can free.  The first MIGRATE_PCPTYPES have per-CPU lists.
+ */
+enum migratetype {
+	MIGRATE_UNMOVABLE,
+	MIGRATE_MOVABLE,
+	MIGRATE_RECLAIMABLE,
+	MIGRATE_PCPTYPES, /* the number of types on the per-CPU lists */
+	MIGRATE_HIGHATOMIC = MIGRATE_PCPTYPES,
+	MIGRATE_TYPES
+};
+
+/*
+ * Pageblocks: the unit a migrate type is given to, pageblock_order 9 (2 MiB), x86_64's
+ * HUGETLB_PAGE_ORDER.  Aligned within their zone, as the buddy blocks are; a zone whose size
+ * is no multiple of it ends with a partial block.
+ */
+#define pageblock_order 9
+#define pageblock_nr_pages (1u << pageblock_order)
+
+/*
+ * A zone's pageblock flags (Linux's pageblock_flags bitmap, enum pageblock_bits): one byte per
+ * pageblock, beside the descriptors, so struct page stays 32 bytes.  Bits 0-2 hold the migrate
+ * type; PB_migrate_skip tells compaction to pass the block by.
+ */
+#define PB_MIGRATETYPE_MASK 0x7u
+#define PB_MIGRATE_SKIP 0x8u
+
 struct free_area {
-	struct pfnlist free_list; /* heads of free blocks of this order (one migrate type) */
-	unsigned long nr_free;    /* blocks on free_list */
+	/* heads of free blocks of this order, by the migrate type each was freed as */
+	struct pfnlist free_list[MIGRATE_TYPES];
+	unsigned long nr_free; /* blocks on all of them */
 };
 
 /*
@@ -166,8 +198,17 @@ struct zone {
 	unsigned long watermark[NR_WMARK];
 	long lowmem_reserve[MAX_NR_ZONES];
 	struct pglist_data *zone_pgdat;
-	struct per_cpu_pages *pageset; /* [engine->nr_cpus] */
-	uint32_t zone_start_pfn;       /* node-local pfn of the first page */
+	/*
+	 * [engine->nr_cpus] lists for each per-CPU type, one allocation (pageset[0] owns it).
+	 * pageset[MIGRATE_HIGHATOMIC] is the movable lists again: a free indexes this by its
+	 * pageblock's type with no test, and a reserve page goes on the movable list as 4.8's
+	 * free_hot_cold_page() puts it.
+	 */
+	struct per_cpu_pages *pageset[MIGRATE_TYPES];
+	/* A byte per pageblock (PB_*), read without a lock by frees; written under zone->lock,
+	 * the skip bit by compaction without it (atomics both ways). */
+	uint8_t *pageblock_flags;
+	uint32_t zone_start_pfn; /* node-local pfn of the first page */
 	uint32_t spanned_pages;
 	uint32_t present_pages;
 	uint32_t managed_pages; /* pages the buddy allocator manages; 0: zone unused */
@@ -195,8 +236,10 @@ struct zone {
 	unsigned long percpu_drift_mark;
 
 	/* The buddy free lists. */
-	struct spinlock lock __cacheline_aligned; /* protects free_area */
+	struct spinlock lock __cacheline_aligned; /* protects free_area, nr_reserved_highatomic */
 	struct free_area free_area[MAX_ORDER];
+	/* Pages in MIGRATE_HIGHATOMIC pageblocks; read without the lock by watermark checks. */
+	unsigned long nr_reserved_highatomic;
 
 	_Atomic long vm_stat[NR_VM_ZONE_STAT_ITEMS] __cacheline_aligned;
 	/* numa_miss and numa_other of order-0 allocations: numa_hit and numa_local are the
@@ -224,6 +267,60 @@ struct zone_mode_state {
 	/* 4.7's zone->totalreserve_pages: the zone's part of its node's, for zone_dirty_ok(). */
 	unsigned long totalreserve_pages;
 };
+
+STATIC_ASSERT(MIGRATE_TYPES - 1 <= (int)(PAGE_FREE_MT_MASK >> PAGE_FREE_MT_SHIFT),
+	      "a free block's head holds every migrate type");
+STATIC_ASSERT(MIGRATE_TYPES - 1 <= (int)PB_MIGRATETYPE_MASK,
+	      "a pageblock holds every migrate type");
+
+/* The pageblock flags of the block holding node-local @pfn of @zone. */
+static inline uint8_t *pageblock_flags_of(const struct zone *zone, uint32_t pfn)
+{
+	return &zone->pageblock_flags[(pfn - zone->zone_start_pfn) >> pageblock_order];
+}
+
+/* get_pfnblock_migratetype(): lock-free, as a free reads it. */
+static inline int get_pfnblock_migratetype(const struct zone *zone, uint32_t pfn)
+{
+	return __atomic_load_n(pageblock_flags_of(zone, pfn), __ATOMIC_RELAXED) &
+	       PB_MIGRATETYPE_MASK;
+}
+
+/* set_pageblock_migratetype(): zone->lock held (the skip bit is kept). */
+static inline void set_pageblock_migratetype(struct zone *zone, uint32_t pfn, int migratetype)
+{
+	uint8_t *flags = pageblock_flags_of(zone, pfn),
+		old = __atomic_load_n(flags, __ATOMIC_RELAXED);
+
+	while (!__atomic_compare_exchange_n(
+		flags, &old, (uint8_t)((old & ~PB_MIGRATETYPE_MASK) | (unsigned int)migratetype),
+		false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+/* PB_migrate_skip: compaction found nothing to isolate in the block recently. */
+static inline bool get_pageblock_skip(const struct zone *zone, uint32_t pfn)
+{
+	return __atomic_load_n(pageblock_flags_of(zone, pfn), __ATOMIC_RELAXED) & PB_MIGRATE_SKIP;
+}
+
+static inline void set_pageblock_skip(struct zone *zone, uint32_t pfn)
+{
+	__atomic_fetch_or(pageblock_flags_of(zone, pfn), (uint8_t)PB_MIGRATE_SKIP,
+			  __ATOMIC_RELAXED);
+}
+
+static inline void clear_pageblock_skip(struct zone *zone, uint32_t pfn)
+{
+	__atomic_fetch_and(pageblock_flags_of(zone, pfn), (uint8_t)~PB_MIGRATE_SKIP,
+			   __ATOMIC_RELAXED);
+}
+
+/* zone_end_pfn(): the node-local pfn after the zone's last page. */
+static inline uint32_t zone_end_pfn(const struct zone *zone)
+{
+	return zone->zone_start_pfn + zone->spanned_pages;
+}
 
 static inline bool populated_zone(const struct zone *zone)
 {
@@ -288,6 +385,12 @@ struct pglist_data {
 	 * what 4.8 would use (refresh_zone_stat_thresholds).
 	 */
 	int stat_threshold;
+	/*
+	 * Linux's page_group_by_mobility_disabled (one value for the whole engine): too little
+	 * memory to give every migrate type pageblocks of its own, so every allocation is
+	 * MIGRATE_UNMOVABLE and fallbacks always steal (build_all_zonelists()).
+	 */
+	bool group_by_mobility_disabled;
 
 	struct lruvec lruvec;                           /* node mode only: the node's LRU lists */
 	struct zone_mode_state zone_mode[MAX_NR_ZONES]; /* zone mode only: node_zones[i].zm */

@@ -53,6 +53,12 @@ enum pageflags {
 #define PAGE_ORDER_MASK (0xfu << PAGE_ORDER_SHIFT)
 #define PAGE_ZONE_SHIFT 28 /* bits 28..29: zone index, fixed at engine creation */
 #define PAGE_ZONE_MASK (0x3u << PAGE_ZONE_SHIFT)
+/*
+ * bits 30..31: on a free block's head (PG_buddy), the migrate type of the free list it is on
+ * (Linux finds that list through page->lru; a pfn list needs its head to unlink a block).
+ */
+#define PAGE_FREE_MT_SHIFT 30
+#define PAGE_FREE_MT_MASK (0x3u << PAGE_FREE_MT_SHIFT)
 
 STATIC_ASSERT(NR_PAGEFLAGS <= PAGE_NODE_SHIFT, "page flags overlap the node field");
 
@@ -74,8 +80,10 @@ STATIC_ASSERT(offsetof(struct page, flags) == 0 && offsetof(struct page, refcoun
 		      offsetof(struct page, mapping) == 24 && offsetof(struct page, index) == 28,
 	      "struct page's fields are where docs/design.md says");
 STATIC_ASSERT((PAGE_NODE_MASK & PAGE_ORDER_MASK) == 0 && (PAGE_ORDER_MASK & PAGE_ZONE_MASK) == 0 &&
-		      (PAGE_NODE_MASK & PAGE_ZONE_MASK) == 0,
-	      "the node, order and zone fields of page->flags do not overlap");
+		      (PAGE_NODE_MASK & PAGE_ZONE_MASK) == 0 &&
+		      (PAGE_FREE_MT_MASK & (PAGE_NODE_MASK | PAGE_ORDER_MASK | PAGE_ZONE_MASK)) ==
+			      0,
+	      "the node, order, zone and free-list fields of page->flags do not overlap");
 
 static inline bool page_test(const struct page *page, enum pageflags bit)
 {

@@ -8,6 +8,10 @@
  * Watermark checks read NR_FREE_PAGES without a lock, as Linux does: a racing allocation can
  * dip a page or a batch below a watermark, which the next check sees.
  *
+ * Each per-CPU list holds one migrate type (Linux's pcp->lists[migratetype]): an allocation
+ * pops from its gfp flags' type, a free pushes onto its pageblock's type (a high-order atomic
+ * reserve page onto the movable list, as 4.8's free_hot_cold_page() does).
+ *
  * Not here: the buddy lists themselves (buddy.c), watermark maths (watermark.c), reclaim
  * (vmscan.c, kswapd.c), and compaction, which the engine does not model: no compaction
  * stage in the slow path, and no OOM killer (docs/design.md says what replaces them).
@@ -46,6 +50,7 @@ struct alloc_context {
 	struct zoneref *preferred_zoneref;
 	int high_zoneidx; /* gfp_zone(): the highest zone the request may use */
 	int nid;          /* the node asked for, or NLRU_NUMA_NO_NODE */
+	int migratetype;  /* gfpflags_to_migratetype() */
 	/* NLRU_GFP_WRITE, in the fast path only: pass over nodes (zones) over their dirty limit */
 	bool spread_dirty_pages;
 };
@@ -121,15 +126,15 @@ static __hot_inline void zone_statistics(struct nlru_engine *eng, bool pcp_page,
 
 /* The per-CPU list was empty or busy: lock it, refill from the buddy lists, take one. */
 static __cold_noinline bool rmqueue_pcplist_slow(struct nlru_engine *eng, struct zone *zone,
-						 uint32_t *pfn)
+						 int migratetype, uint32_t *pfn)
 {
 	int cpu, count;
-	struct per_cpu_pages *pcp = pcp_lock_local(eng, zone, &cpu);
+	struct per_cpu_pages *pcp = pcp_lock_local(eng, zone->pageset[migratetype], &cpu);
 
 	count = pcp_count(pcp);
 	if (count == 0) {
 		spin_lock(&zone->lock);
-		count = rmqueue_bulk(zone, pcp->batch, pcp->pfns);
+		count = rmqueue_bulk(zone, pcp->batch, pcp->pfns, migratetype);
 		spin_unlock(&zone->lock);
 		pcp_stat_add(pcp, PCP_REFILLED, count);
 	}
@@ -142,12 +147,13 @@ static __cold_noinline bool rmqueue_pcplist_slow(struct nlru_engine *eng, struct
 }
 
 static __hot_inline struct page *rmqueue_pcplist(struct nlru_engine *eng, struct zone *preferred,
-						 struct zone *zone)
+						 struct zone *zone, int migratetype)
 {
 	struct page *page;
 	uint32_t pfn;
 
-	if (unlikely(pcp_pop_fast(eng, zone, &pfn)) && !rmqueue_pcplist_slow(eng, zone, &pfn))
+	if (unlikely(pcp_pop_fast(eng, zone->pageset[migratetype], &pfn)) &&
+	    !rmqueue_pcplist_slow(eng, zone, migratetype, &pfn))
 		return NULL;
 	page = &zone->zone_pgdat->pages[pfn];
 	zone_statistics(eng, true, preferred, zone);
@@ -155,29 +161,41 @@ static __hot_inline struct page *rmqueue_pcplist(struct nlru_engine *eng, struct
 	return page;
 }
 
+/*
+ * A block from the buddy lists.  ALLOC_HARDER may use the high-order atomic reserve first,
+ * and a high-order block it gets makes its pageblock part of that reserve (4.8's
+ * buffered_rmqueue() and the reserve_highatomic_pageblock() after it).
+ */
 static __cold_noinline struct page *rmqueue_buddy(struct nlru_engine *eng, struct zone *preferred,
-						  struct zone *zone, unsigned int order)
+						  struct zone *zone, unsigned int order,
+						  unsigned int alloc_flags, int migratetype)
 {
-	uint32_t pfn;
+	uint32_t pfn = PFN_NIL;
 
 	spin_lock(&zone->lock);
-	pfn = rmqueue_smallest(zone, order);
+	if (alloc_flags & ALLOC_HARDER)
+		pfn = __rmqueue_smallest(zone, order, MIGRATE_HIGHATOMIC);
+	if (pfn == PFN_NIL)
+		pfn = __rmqueue(zone, order, migratetype);
 	spin_unlock(&zone->lock);
 	if (pfn == PFN_NIL)
 		return NULL;
 	count_zid_vm_events(eng, NLRU_PGALLOC, zone->zone_idx, 1ul << order);
 	zone_statistics(eng, false, preferred, zone);
 	prep_new_page(zone, &zone->zone_pgdat->pages[pfn], order);
+	if (order && (alloc_flags & ALLOC_HARDER))
+		reserve_highatomic_pageblock(zone, pfn);
 	return &zone->zone_pgdat->pages[pfn];
 }
 
 /* buffered_rmqueue(): order 0 from the per-CPU list, larger orders from the buddy lists. */
 static __hot_inline struct page *buffered_rmqueue(struct nlru_engine *eng, struct zone *preferred,
-						  struct zone *zone, unsigned int order)
+						  struct zone *zone, unsigned int order,
+						  unsigned int alloc_flags, int migratetype)
 {
 	if (likely(order == 0))
-		return rmqueue_pcplist(eng, preferred, zone);
-	return rmqueue_buddy(eng, preferred, zone, order);
+		return rmqueue_pcplist(eng, preferred, zone, migratetype);
+	return rmqueue_buddy(eng, preferred, zone, order, alloc_flags, migratetype);
 }
 
 /*
@@ -221,7 +239,8 @@ static __hot_inline struct page *get_page_from_freelist(struct nlru_engine *eng,
 		if (!(alloc_flags & ALLOC_NO_WATERMARKS) &&
 		    !zone_watermark_fast(zone, order, mark, ac_classzone_idx(ac), alloc_flags))
 			continue;
-		page = buffered_rmqueue(eng, ac->preferred_zoneref->zone, zone, order);
+		page = buffered_rmqueue(eng, ac->preferred_zoneref->zone, zone, order, alloc_flags,
+					ac->migratetype);
 		if (likely(page))
 			return page;
 	}
@@ -282,7 +301,8 @@ zonelist_scan:
 		if (!zone_watermark_fast(zone, order, low_wmark_pages(zone), ac_classzone_idx(ac),
 					 ALLOC_WMARK_LOW))
 			continue;
-		page = buffered_rmqueue(eng, preferred, zone, order);
+		page = buffered_rmqueue(eng, preferred, zone, order, ALLOC_WMARK_LOW,
+					ac->migratetype);
 		if (page) {
 			fair_account_alloc(eng, zone, order);
 			return page;
@@ -315,6 +335,21 @@ static void wake_all_kswapds(struct nlru_engine *eng, unsigned int order,
 	eng->mode->wake_all_kswapds(eng, order, ac->preferred_zoneref, ac->high_zoneidx);
 }
 
+/*
+ * unreserve_highatomic_pageblock(): an allocation about to fail after reclaim takes back one
+ * pageblock of the high-order atomic reserve, in the first zone of its zonelist that has more
+ * than one: failed atomic allocations are easier to recover from than a failure here.
+ */
+static void unreserve_highatomic_pageblock(const struct alloc_context *ac)
+{
+	struct zoneref *z = ac->zonelist->_zonerefs;
+	struct zone *zone;
+
+	for_next_zone_zonelist(zone, z, ac->high_zoneidx)
+		if (unreserve_highatomic_pageblock_zone(zone, ac->migratetype))
+			return;
+}
+
 static struct page *alloc_pages_direct_reclaim(struct nlru_engine *eng, unsigned int gfp,
 					       unsigned int order, unsigned int alloc_flags,
 					       const struct alloc_context *ac,
@@ -329,7 +364,8 @@ static struct page *alloc_pages_direct_reclaim(struct nlru_engine *eng, unsigned
 		return NULL;
 	page = get_page_counted(eng, order, alloc_flags, ac);
 	if (!page) {
-		/* What reclaim freed may be sitting on other CPUs' lists. */
+		/* What reclaim freed may be sitting on other CPUs' lists or in the reserve. */
+		unreserve_highatomic_pageblock(ac);
 		drain_all_pages(eng);
 		page = get_page_counted(eng, order, alloc_flags, ac);
 	}
@@ -499,6 +535,7 @@ static __hot_inline struct page *__alloc_pages_node(struct nlru_engine *eng, uns
 		.zonelist = node_zonelist(pgdat, gfp),
 		.high_zoneidx = gfp_zone(gfp),
 		.nid = nid,
+		.migratetype = gfpflags_to_migratetype(gfp, eng->migratetype_mask),
 		.spread_dirty_pages = gfp & NLRU_GFP_WRITE,
 	};
 	struct page *page = NULL;
@@ -547,7 +584,10 @@ static void reset_pages_scanned(struct zone *zone)
 		lruvec_reset_state(zone->page_lruvec, NLRU_NR_PAGES_SCANNED);
 }
 
-/* Give the @batch coldest pages back to the buddy allocator.  pcp locked, holding @count. */
+/*
+ * Give the @batch coldest pages back to the buddy allocator, each as its pageblock's type.
+ * pcp locked, holding @count.
+ */
 static void free_pcp_batch(struct zone *zone, struct per_cpu_pages *pcp, int count, int batch)
 {
 	spin_lock(&zone->lock);
@@ -561,10 +601,10 @@ static void free_pcp_batch(struct zone *zone, struct per_cpu_pages *pcp, int cou
 
 /* The push would reach high (or the list is busy): lock, push, send a batch back. */
 static __cold_noinline void free_pcp_page_slow(struct nlru_engine *eng, struct zone *zone,
-					       uint32_t pfn)
+					       struct per_cpu_pages *base, uint32_t pfn)
 {
 	int cpu;
-	struct per_cpu_pages *pcp = pcp_lock_local(eng, zone, &cpu);
+	struct per_cpu_pages *pcp = pcp_lock_local(eng, base, &cpu);
 	int count = pcp_count(pcp);
 
 	/* The array has room for one more than that: the page pushed here. */
@@ -576,17 +616,24 @@ static __cold_noinline void free_pcp_page_slow(struct nlru_engine *eng, struct z
 	pcp_unlock(eng, pcp);
 }
 
-static __hot_inline void free_pcp_page(struct nlru_engine *eng, struct zone *zone, uint32_t pfn)
+/*
+ * Onto this CPU's list of the page's pageblock type; pages of the high-order atomic reserve go
+ * on the movable list, to be had back if needed (4.8's free_hot_cold_page()).
+ */
+static __hot_inline void free_pcp_page(struct nlru_engine *eng, struct zone *zone, uint32_t pfn,
+				       int mt)
 {
-	if (unlikely(pcp_push_fast(eng, zone, pfn)))
-		free_pcp_page_slow(eng, zone, pfn);
+	struct per_cpu_pages *base = zone->pageset[mt];
+
+	if (unlikely(pcp_push_fast(eng, base, pfn)))
+		free_pcp_page_slow(eng, zone, base, pfn);
 }
 
 static __cold_noinline void free_buddy_block(struct nlru_engine *eng, struct zone *zone,
-					     uint32_t pfn, unsigned int order)
+					     uint32_t pfn, unsigned int order, int mt)
 {
 	spin_lock(&zone->lock);
-	free_one_page_locked(zone, pfn, order);
+	free_one_page_locked(zone, pfn, order, mt);
 	spin_unlock(&zone->lock);
 	reset_pages_scanned(zone);
 	count_vm_events(eng, NLRU_PGFREE, 1ul << order);
@@ -606,23 +653,34 @@ static __cold_noinline void slab_uncharge(struct zone *zone, struct page *page, 
 		current_reclaim_state->reclaimed_slab += 1ul << order;
 }
 
-static __hot_inline void __free_pages(struct nlru_engine *eng, struct pglist_data *pgdat,
-				      uint32_t pfn, unsigned int order, uint32_t flags)
+/* The zone of a page whose flags are @flags. */
+static __hot_inline struct zone *flags_zone(struct pglist_data *pgdat, uint32_t flags)
 {
-	struct zone *zone = &pgdat->node_zones[(flags & PAGE_ZONE_MASK) >> PAGE_ZONE_SHIFT];
+	return &pgdat->node_zones[(flags & PAGE_ZONE_MASK) >> PAGE_ZONE_SHIFT];
+}
 
+/*
+ * A block of @zone goes back as @mt, its pageblock's type, which the callers read before they
+ * give up their reference: the lookup's loads then overlap the atomic that does it, rather
+ * than wait behind it.
+ */
+static __hot_inline void __free_pages(struct nlru_engine *eng, struct zone *zone, uint32_t pfn,
+				      unsigned int order, uint32_t flags, int mt)
+{
 	if (unlikely(flags & (1u << PG_slab)))
-		slab_uncharge(zone, &pgdat->pages[pfn], flags, order);
+		slab_uncharge(zone, &zone->zone_pgdat->pages[pfn], flags, order);
 	if (likely(order == 0))
-		free_pcp_page(eng, zone, pfn);
+		free_pcp_page(eng, zone, pfn, mt);
 	else
-		free_buddy_block(eng, zone, pfn, order);
+		free_buddy_block(eng, zone, pfn, order, mt);
 }
 
 void free_pages_trusted(struct nlru_engine *eng, struct page *page, unsigned int order)
 {
 	struct pglist_data *pgdat = page_pgdat(eng, page);
 	uint32_t flags = page_flags(page);
+	struct zone *zone;
+	int mt;
 
 	if (!CHECK_CHEAP(&eng->log, !page->private && !page->mapping && !page->index))
 		log_err(&eng->log, "page %u of node %d freed with owner fields set (%llu, %u, %u)",
@@ -635,9 +693,11 @@ void free_pages_trusted(struct nlru_engine *eng, struct page *page, unsigned int
 		log_err(&eng->log, "page %u of node %d freed with refcount %d and flags %#x",
 			page_to_pfn(pgdat, page), pgdat->node_id,
 			__atomic_load_n(&page->refcount, __ATOMIC_RELAXED), flags);
+	zone = flags_zone(pgdat, flags);
+	mt = get_pfnblock_migratetype(zone, page_to_pfn(pgdat, page));
 	/* A free page has refcount 0, so that a stale pointer's free is told from a first one. */
 	__atomic_store_n(&page->refcount, 0, __ATOMIC_RELEASE);
-	__free_pages(eng, pgdat, page_to_pfn(pgdat, page), order, flags);
+	__free_pages(eng, zone, page_to_pfn(pgdat, page), order, flags, mt);
 }
 
 /* Full debug checks: every page a per-CPU list holds is a free page of its zone.  pcp locked. */
@@ -655,15 +715,17 @@ static void check_pcp_pages(struct nlru_engine *eng, struct zone *zone,
 
 static void drain_pcp(struct nlru_engine *eng, struct zone *zone, int cpu)
 {
-	struct per_cpu_pages *pcp = pcp_lock_cpu(eng, zone, cpu);
-	int count = pcp_count(pcp);
+	for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++) {
+		struct per_cpu_pages *pcp = pcp_lock_cpu(eng, zone->pageset[mt], cpu);
+		int count = pcp_count(pcp);
 
-	CHECK_CHEAP(&eng->log, count <= pcp_capacity(pcp));
-	if (NLRU_DEBUG >= 2)
-		check_pcp_pages(eng, zone, pcp, count);
-	if (count)
-		free_pcp_batch(zone, pcp, count, count);
-	pcp_unlock(eng, pcp);
+		CHECK_CHEAP(&eng->log, count <= pcp_capacity(pcp));
+		if (NLRU_DEBUG >= 2)
+			check_pcp_pages(eng, zone, pcp, count);
+		if (count)
+			free_pcp_batch(zone, pcp, count, count);
+		pcp_unlock(eng, pcp);
+	}
 }
 
 void drain_all_pages(struct nlru_engine *eng)
@@ -689,17 +751,26 @@ void drain_all_pages(struct nlru_engine *eng)
 	}
 }
 
+/*
+ * One list per CPU and per-CPU type, each with Linux's high and batch (Linux caps the three
+ * lists of a CPU together at high; docs/design.md says why these are capped each).
+ */
 int zone_pcp_init(struct nlru_engine *eng, struct zone *zone)
 {
+	size_t n = (size_t)eng->nr_cpus * MIGRATE_PCPTYPES;
+	struct per_cpu_pages *all;
 	int high, batch;
 
-	zone->pageset = aligned_alloc(CACHELINE, sizeof(*zone->pageset) * (size_t)eng->nr_cpus);
-	if (!zone->pageset)
+	all = aligned_alloc(CACHELINE, sizeof(*all) * n);
+	if (!all)
 		return -ENOMEM;
-	memset(zone->pageset, 0, sizeof(*zone->pageset) * (size_t)eng->nr_cpus);
+	memset(all, 0, sizeof(*all) * n);
+	for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
+		zone->pageset[mt] = all + (size_t)mt * (size_t)eng->nr_cpus;
+	zone->pageset[MIGRATE_HIGHATOMIC] = zone->pageset[MIGRATE_MOVABLE];
 	zone_pcp_sizes(eng, zone, &high, &batch);
-	for (int cpu = 0; cpu < eng->nr_cpus; cpu++) {
-		struct per_cpu_pages *pcp = &zone->pageset[cpu];
+	for (size_t i = 0; i < n; i++) {
+		struct per_cpu_pages *pcp = &all[i];
 
 		raw_spin_lock_init(&pcp->lock);
 		pcp->high = high;
@@ -714,12 +785,13 @@ int zone_pcp_init(struct nlru_engine *eng, struct zone *zone)
 
 void zone_pcp_destroy(const struct nlru_engine *eng, struct zone *zone)
 {
-	if (!zone->pageset)
+	if (!zone->pageset[0])
 		return;
-	for (int cpu = 0; cpu < eng->nr_cpus; cpu++)
-		free(zone->pageset[cpu].pfns);
-	free(zone->pageset);
-	zone->pageset = NULL;
+	for (size_t i = 0; i < (size_t)eng->nr_cpus * MIGRATE_PCPTYPES; i++)
+		free(zone->pageset[0][i].pfns);
+	free(zone->pageset[0]);
+	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+		zone->pageset[mt] = NULL;
 }
 
 /* Public entry points: validate everything, say why through the log, then do the work. */
@@ -752,6 +824,8 @@ static __cold_noinline int bad_alloc(struct nlru_engine *eng, unsigned int gfp, 
 			"alloc: gfp 0x%x combines zone modifiers that exclude each other", gfp);
 	else if ((gfp & GFP_SLAB) == GFP_SLAB)
 		log_err(&eng->log, "alloc: a slab page is reclaimable or not, not both");
+	else if ((gfp & GFP_MOVABLE_MASK) == GFP_MOVABLE_MASK)
+		log_err(&eng->log, "alloc: a page is movable or reclaimable, not both");
 	else
 		log_err(&eng->log, "alloc: node %d does not exist (the engine has %d)", nid,
 			eng->nr_nodes);
@@ -770,7 +844,7 @@ int nlru_alloc_pages(struct nlru_engine *eng, unsigned int gfp, unsigned int ord
 		return log_einval(&eng->log, "alloc: addr is NULL");
 	if (unlikely(
 		    order >= MAX_ORDER || (gfp & ~GFP_KNOWN) || gfp_zone(gfp) < 0 ||
-		    (gfp & GFP_SLAB) == GFP_SLAB ||
+		    (gfp & GFP_SLAB) == GFP_SLAB || (gfp & GFP_MOVABLE_MASK) == GFP_MOVABLE_MASK ||
 		    (nid != NLRU_NUMA_NO_NODE && (unsigned int)nid >= (unsigned int)eng->nr_nodes)))
 		return bad_alloc(eng, gfp, order, nid);
 	page = __alloc_pages_node(eng, gfp, order, nid);
@@ -847,9 +921,10 @@ static __cold_noinline int bad_free(struct nlru_engine *eng, void *addr, unsigne
 int nlru_free_pages(struct nlru_engine *eng, void *addr, unsigned int order)
 {
 	struct pglist_data *pgdat;
+	struct zone *zone;
 	struct page *page;
 	uint32_t pfn, flags;
-	int one = 1;
+	int one = 1, mt;
 
 	if (unlikely(!eng))
 		return -EINVAL;
@@ -859,6 +934,8 @@ int nlru_free_pages(struct nlru_engine *eng, void *addr, unsigned int order)
 	pfn = (uint32_t)(((char *)addr - pgdat->mem) >> PAGE_SHIFT);
 	page = &pgdat->pages[pfn];
 	flags = page_flags(page);
+	zone = flags_zone(pgdat, flags);
+	mt = get_pfnblock_migratetype(zone, pfn);
 	/*
 	 * Claim the block: only an allocated head of the right order has refcount 1 and that
 	 * order, and of two racing frees of one block exactly one wins the exchange.  A page of
@@ -868,7 +945,7 @@ int nlru_free_pages(struct nlru_engine *eng, void *addr, unsigned int order)
 		     !__atomic_compare_exchange_n(&page->refcount, &one, 0, false, __ATOMIC_ACQ_REL,
 						  __ATOMIC_RELAXED)))
 		return bad_free(eng, addr, order);
-	__free_pages(eng, pgdat, pfn, order, flags);
+	__free_pages(eng, zone, pfn, order, flags, mt);
 	return 0;
 }
 

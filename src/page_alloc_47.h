@@ -33,6 +33,17 @@ static inline bool zone_local(const struct zone *local_zone, const struct zone *
 /* Charge what is due: pcp's fair_charged goes from @charged to @upto, the batch by the same. */
 void fair_fold(struct zone *zone, struct per_cpu_pages *pcp, uint64_t charged, uint64_t upto);
 
+/* What @cpu allocated through @zone's per-CPU lists, of every type, and charged or not. */
+static inline uint64_t fair_cpu_allocs(const struct zone *zone, int cpu)
+{
+	uint64_t allocated = atomic_load_explicit(&zone->pageset[0][cpu].fair_high_order_pages,
+						  memory_order_relaxed);
+
+	for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
+		allocated += pcp_allocs(&zone->pageset[mt][cpu]);
+	return allocated;
+}
+
 /*
  * Every allocation from a zone, fair or not, spends its batch (buffered_rmqueue), through
  * the CPU's delta that is folded past the zone's stat threshold as it is at that moment (the
@@ -42,7 +53,9 @@ void fair_fold(struct zone *zone, struct per_cpu_pages *pcp, uint64_t charged, u
 static inline void fair_account_alloc(struct nlru_engine *eng, struct zone *zone,
 				      unsigned int order)
 {
-	struct per_cpu_pages *pcp = &zone->pageset[this_cpu(eng)];
+	int cpu = this_cpu(eng);
+	/* The CPU's delta is kept in its first per-CPU list, over the lists of every type. */
+	struct per_cpu_pages *pcp = &zone->pageset[0][cpu];
 	int64_t threshold = zone_stat_threshold(zone);
 	uint64_t charged, allocated;
 
@@ -51,8 +64,7 @@ static inline void fair_account_alloc(struct nlru_engine *eng, struct zone *zone
 					  memory_order_relaxed);
 	/* Charged first: a fold by another thread in between only makes the test fail. */
 	charged = atomic_load_explicit(&pcp->fair_charged, memory_order_relaxed);
-	allocated = pcp_allocs(pcp) +
-		    atomic_load_explicit(&pcp->fair_high_order_pages, memory_order_relaxed);
+	allocated = fair_cpu_allocs(zone, cpu);
 	if ((int64_t)(allocated - charged) <= threshold)
 		return;
 	/* __dec_zone_state() charges half a threshold ahead; __mod_zone_page_state() does not. */

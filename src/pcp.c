@@ -78,29 +78,29 @@ static void wait_for_unlock(struct per_cpu_pages *pcp)
 	}
 }
 
-static struct per_cpu_pages *lock_cpu(struct nlru_engine *eng, struct zone *zone, int cpu);
+static struct per_cpu_pages *lock_cpu(struct nlru_engine *eng, struct per_cpu_pages *base, int cpu);
 
-struct per_cpu_pages *pcp_lock_local(struct nlru_engine *eng, struct zone *zone, int *cpu)
+struct per_cpu_pages *pcp_lock_local(struct nlru_engine *eng, struct per_cpu_pages *base, int *cpu)
 {
 	/* The lock order is checked here, before and outside any sequence. */
 	witness_lock(LOCK_PCP, &eng->log);
 	if (!eng->pcp_rseq) {
 		*cpu = this_cpu(eng);
-		raw_spin_lock(&zone->pageset[*cpu].lock);
-		return &zone->pageset[*cpu];
+		raw_spin_lock(&base[*cpu].lock);
+		return &base[*cpu];
 	}
-	while (rseq_lock(zone->pageset, (uint32_t)eng->nr_cpus, LOCK_TOKEN, cpu)) {
+	while (rseq_lock(base, (uint32_t)eng->nr_cpus, LOCK_TOKEN, cpu)) {
 		/* A CPU past the lists (hot-added since the engine was made): CPU 0's list, taken
 		 * as a drain takes another CPU's. */
 		if ((unsigned int)current_cpu() >= (unsigned int)eng->nr_cpus) {
 			*cpu = 0;
-			return lock_cpu(eng, zone, 0);
+			return lock_cpu(eng, base, 0);
 		}
-		wait_for_unlock(&zone->pageset[this_cpu(eng)]);
+		wait_for_unlock(&base[this_cpu(eng)]);
 	}
 	/* The sequence's store is not an atomic: order the holder's accesses after it. */
 	atomic_thread_fence(memory_order_acquire);
-	return &zone->pageset[*cpu];
+	return &base[*cpu];
 }
 
 /* Restart whatever sequence @cpu is running, so that it sees a lock just taken. */
@@ -119,9 +119,9 @@ static void fence_cpu(struct nlru_engine *eng, int cpu)
 			cpu, strerror(errno));
 }
 
-static struct per_cpu_pages *lock_cpu(struct nlru_engine *eng, struct zone *zone, int cpu)
+static struct per_cpu_pages *lock_cpu(struct nlru_engine *eng, struct per_cpu_pages *base, int cpu)
 {
-	struct per_cpu_pages *pcp = &zone->pageset[cpu];
+	struct per_cpu_pages *pcp = &base[cpu];
 	int token = LOCK_TOKEN;
 
 	if (!eng->pcp_rseq) {
@@ -141,10 +141,10 @@ static struct per_cpu_pages *lock_cpu(struct nlru_engine *eng, struct zone *zone
 	}
 }
 
-struct per_cpu_pages *pcp_lock_cpu(struct nlru_engine *eng, struct zone *zone, int cpu)
+struct per_cpu_pages *pcp_lock_cpu(struct nlru_engine *eng, struct per_cpu_pages *base, int cpu)
 {
 	witness_lock(LOCK_PCP, &eng->log);
-	return lock_cpu(eng, zone, cpu);
+	return lock_cpu(eng, base, cpu);
 }
 
 void pcp_unlock(struct nlru_engine *eng, struct per_cpu_pages *pcp)
@@ -153,9 +153,9 @@ void pcp_unlock(struct nlru_engine *eng, struct per_cpu_pages *pcp)
 	witness_unlock(LOCK_PCP, &eng->log);
 }
 
-int pcp_pop_locked(struct nlru_engine *eng, struct zone *zone, uint32_t *pfn)
+int pcp_pop_locked(struct nlru_engine *eng, struct per_cpu_pages *base, uint32_t *pfn)
 {
-	struct per_cpu_pages *pcp = &zone->pageset[this_cpu(eng)];
+	struct per_cpu_pages *pcp = &base[this_cpu(eng)];
 	int count;
 
 	if (!raw_spin_trylock(&pcp->lock))
@@ -169,9 +169,9 @@ int pcp_pop_locked(struct nlru_engine *eng, struct zone *zone, uint32_t *pfn)
 	return count ? 0 : -EAGAIN;
 }
 
-int pcp_push_locked(struct nlru_engine *eng, struct zone *zone, uint32_t pfn)
+int pcp_push_locked(struct nlru_engine *eng, struct per_cpu_pages *base, uint32_t pfn)
 {
-	struct per_cpu_pages *pcp = &zone->pageset[this_cpu(eng)];
+	struct per_cpu_pages *pcp = &base[this_cpu(eng)];
 	int count;
 	bool room;
 

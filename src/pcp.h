@@ -172,32 +172,35 @@ static inline int rseq_lock(struct per_cpu_pages *base, uint32_t ncpu, int token
 #endif
 
 /*
+ * The functions below work on one migrate type's lists of a zone, @base = zone->pageset[mt]
+ * (every CPU's list of that type, indexed by CPU).
+ *
  * The same with the lock, where restartable sequences are not available: a trylock around a
  * few loads and stores, which no lock order can make wait, and so left out of the check.
  */
-int pcp_pop_locked(struct nlru_engine *eng, struct zone *zone, uint32_t *pfn);
-int pcp_push_locked(struct nlru_engine *eng, struct zone *zone, uint32_t pfn);
+int pcp_pop_locked(struct nlru_engine *eng, struct per_cpu_pages *base, uint32_t *pfn);
+int pcp_push_locked(struct nlru_engine *eng, struct per_cpu_pages *base, uint32_t pfn);
 
 /* Try to take the hottest page of this CPU's list.  0, or -EAGAIN (empty, locked). */
-static inline int pcp_pop_fast(struct nlru_engine *eng, struct zone *zone, uint32_t *pfn)
+static inline int pcp_pop_fast(struct nlru_engine *eng, struct per_cpu_pages *base, uint32_t *pfn)
 {
 	if (likely(eng->pcp_rseq))
-		return rseq_pop(zone->pageset, (uint32_t)eng->nr_cpus, pfn);
-	return pcp_pop_locked(eng, zone, pfn);
+		return rseq_pop(base, (uint32_t)eng->nr_cpus, pfn);
+	return pcp_pop_locked(eng, base, pfn);
 }
 
 /* Try to add a page to this CPU's list.  0, or -EAGAIN (would reach high, locked). */
-static inline int pcp_push_fast(struct nlru_engine *eng, struct zone *zone, uint32_t pfn)
+static inline int pcp_push_fast(struct nlru_engine *eng, struct per_cpu_pages *base, uint32_t pfn)
 {
 	if (likely(eng->pcp_rseq))
-		return rseq_push(zone->pageset, (uint32_t)eng->nr_cpus, pfn);
-	return pcp_push_locked(eng, zone, pfn);
+		return rseq_push(base, (uint32_t)eng->nr_cpus, pfn);
+	return pcp_push_locked(eng, base, pfn);
 }
 
 /* Lock the list of the CPU this thread runs on, returned in *cpu.  Order-checked (witness.h). */
-struct per_cpu_pages *pcp_lock_local(struct nlru_engine *eng, struct zone *zone, int *cpu);
+struct per_cpu_pages *pcp_lock_local(struct nlru_engine *eng, struct per_cpu_pages *base, int *cpu);
 /* Lock the list of any CPU (drains, readers). */
-struct per_cpu_pages *pcp_lock_cpu(struct nlru_engine *eng, struct zone *zone, int cpu);
+struct per_cpu_pages *pcp_lock_cpu(struct nlru_engine *eng, struct per_cpu_pages *base, int cpu);
 void pcp_unlock(struct nlru_engine *eng, struct per_cpu_pages *pcp);
 
 /* Decide at engine creation whether the lists use restartable sequences. */

@@ -6,6 +6,9 @@
  * Deleting needs the head, so callers always know which list a page is on (buddy order, LRU
  * flags, or the per-CPU list they hold).  Add at the head, take from either end, as the
  * kernel's list_add / lru_to_page do.  The caller holds the lock that protects the list.
+ * The head's two words are written with relaxed atomic stores (plain moves on x86) so that
+ * pfnlist_empty() may be asked without the lock, as Linux's list_empty() is by the watermark
+ * checks: the answer may be stale, never torn.
  */
 #ifndef NODELRU_PFNLIST_H
 #define NODELRU_PFNLIST_H
@@ -22,14 +25,26 @@ struct pfnlist {
 	uint32_t last;  /* tail: oldest */
 };
 
-static inline void pfnlist_init(struct pfnlist *list)
+static inline void pfnlist_set_first(struct pfnlist *list, uint32_t pfn)
 {
-	list->first = list->last = PFN_NIL;
+	__atomic_store_n(&list->first, pfn, __ATOMIC_RELAXED);
 }
 
+static inline void pfnlist_set_last(struct pfnlist *list, uint32_t pfn)
+{
+	__atomic_store_n(&list->last, pfn, __ATOMIC_RELAXED);
+}
+
+static inline void pfnlist_init(struct pfnlist *list)
+{
+	pfnlist_set_first(list, PFN_NIL);
+	pfnlist_set_last(list, PFN_NIL);
+}
+
+/* Lock-free callers get an answer that may be stale. */
 static inline bool pfnlist_empty(const struct pfnlist *list)
 {
-	return list->first == PFN_NIL;
+	return __atomic_load_n(&list->first, __ATOMIC_RELAXED) == PFN_NIL;
 }
 
 /* Insert @pfn at the head of @list; @base is the node's descriptor array. */
@@ -42,8 +57,8 @@ static inline void pfnlist_add(struct pfnlist *list, struct page *base, uint32_t
 	if (list->first != PFN_NIL)
 		base[list->first].prev = pfn;
 	else
-		list->last = pfn;
-	list->first = pfn;
+		pfnlist_set_last(list, pfn);
+	pfnlist_set_first(list, pfn);
 }
 
 static inline void pfnlist_add_tail(struct pfnlist *list, struct page *base, uint32_t pfn)
@@ -55,8 +70,8 @@ static inline void pfnlist_add_tail(struct pfnlist *list, struct page *base, uin
 	if (list->last != PFN_NIL)
 		base[list->last].next = pfn;
 	else
-		list->first = pfn;
-	list->last = pfn;
+		pfnlist_set_first(list, pfn);
+	pfnlist_set_last(list, pfn);
 }
 
 static inline void pfnlist_del(struct pfnlist *list, struct page *base, uint32_t pfn)
@@ -66,11 +81,11 @@ static inline void pfnlist_del(struct pfnlist *list, struct page *base, uint32_t
 	if (page->prev != PFN_NIL)
 		base[page->prev].next = page->next;
 	else
-		list->first = page->next;
+		pfnlist_set_first(list, page->next);
 	if (page->next != PFN_NIL)
 		base[page->next].prev = page->prev;
 	else
-		list->last = page->prev;
+		pfnlist_set_last(list, page->prev);
 	page->next = page->prev = PFN_NIL;
 }
 

@@ -196,8 +196,9 @@ static long pcp_alloc_sum(const struct nlru_engine *eng, const struct zone *zone
 {
 	long sum = 0;
 
-	for (int cpu = 0; zone->pageset && cpu < eng->nr_cpus; cpu++)
-		sum += (long)pcp_allocs(&zone->pageset[cpu]);
+	for (int mt = 0; zone->pageset[0] && mt < MIGRATE_PCPTYPES; mt++)
+		for (int cpu = 0; cpu < eng->nr_cpus; cpu++)
+			sum += (long)pcp_allocs(&zone->pageset[mt][cpu]);
 	return sum;
 }
 
@@ -232,9 +233,10 @@ static long pcp_frees(struct nlru_engine *eng, struct zone *zone)
 {
 	long sum = 0;
 
-	for (int cpu = 0; zone->pageset && cpu < eng->nr_cpus; cpu++) {
+	for (int i = 0; zone->pageset[0] && i < eng->nr_cpus * MIGRATE_PCPTYPES; i++) {
 		/* Under the lock, so that count and the totals agree. */
-		struct per_cpu_pages *pcp = pcp_lock_cpu(eng, zone, cpu);
+		struct per_cpu_pages *pcp =
+			pcp_lock_cpu(eng, zone->pageset[i / eng->nr_cpus], i % eng->nr_cpus);
 
 		sum += pcp_count(pcp) + (long)pcp_allocs(pcp) +
 		       atomic_load(&pcp->stat[PCP_RETURNED]) -

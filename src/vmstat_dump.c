@@ -164,12 +164,16 @@ void dump_zone_pagesets(const struct nlru_engine *eng, const struct zone *zone, 
 		fprintf(out, ", %ld", zone->lowmem_reserve[j]);
 	fprintf(out, ")\n  pagesets");
 	for (int cpu = 0; cpu < eng->nr_cpus; cpu++) {
-		const struct per_cpu_pages *pcp = &zone->pageset[cpu];
+		const struct per_cpu_pages *pcp = &zone->pageset[0][cpu];
+		int count = 0;
 
+		/* Linux's pcp.count is the pages of every per-CPU type together. */
+		for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
+			count += pcp_count(&zone->pageset[mt][cpu]);
 		fprintf(out,
 			"\n    cpu: %i\n              count: %i\n              high:  %i"
 			"\n              batch: %i\n  vm stats threshold: %d",
-			cpu, pcp_count(pcp), pcp->high, pcp->batch, zone_stat_threshold(zone));
+			cpu, count, pcp->high, pcp->batch, zone_stat_threshold(zone));
 	}
 }
 

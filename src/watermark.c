@@ -224,17 +224,30 @@ bool __zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
 	free_pages -= (1l << order) - 1;
 	if (alloc_flags & ALLOC_HIGH)
 		min -= min / 2;
-	/* The engine keeps no highatomic reserve: nr_reserved_highatomic is always 0. */
-	if (alloc_flags & ALLOC_HARDER)
+	/*
+	 * Without ALLOC_HARDER the high-order atomic reserve is not the caller's: leave it out
+	 * (all of it, although some may be in use: cheaper than a search, as in 4.8).
+	 */
+	if (likely(!(alloc_flags & ALLOC_HARDER)))
+		free_pages -= (long)__atomic_load_n(&z->nr_reserved_highatomic, __ATOMIC_RELAXED);
+	else
 		min -= min / 4;
 	if (free_pages <= min + z->lowmem_reserve[classzone_idx])
 		return false;
 	if (!order)
 		return true;
-	/* One free block at least as big as asked for, anywhere above the order-0 threshold. */
-	for (unsigned int o = order; o < MAX_ORDER; o++)
-		if (__atomic_load_n(&z->free_area[o].nr_free, __ATOMIC_RELAXED))
+	/* A free block at least as big as asked for, of a type the request may take. */
+	for (unsigned int o = order; o < MAX_ORDER; o++) {
+		const struct free_area *area = &z->free_area[o];
+
+		if (!__atomic_load_n(&area->nr_free, __ATOMIC_RELAXED))
+			continue;
+		if (alloc_flags & ALLOC_HARDER)
 			return true;
+		for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
+			if (!pfnlist_empty(&area->free_list[mt]))
+				return true;
+	}
 	return false;
 }
 

@@ -65,6 +65,10 @@ enum nlru_zone_type {
 #define NLRU_GFP_DMA (1u << 0)
 #define NLRU_GFP_HIGHMEM (1u << 1)
 #define NLRU_GFP_DMA32 (1u << 2)
+/*
+ * NLRU_GFP_MOVABLE is also the migrate type: the page goes among movable pages (a page of
+ * nlru_alloc_pages() is still never moved, see there).
+ */
 #define NLRU_GFP_MOVABLE (1u << 3)
 #define NLRU_GFP_HIGH (1u << 5)            /* may use part of the min reserve (ALLOC_HIGH) */
 #define NLRU_GFP_IO (1u << 6)              /* reclaim may start I/O */
@@ -77,8 +81,8 @@ enum nlru_zone_type {
 #define NLRU_GFP_THISNODE (1u << 18)       /* the requested node only, no fallback */
 #define NLRU_GFP_HARDWALL (1u << 20)
 #define NLRU_GFP_ZERO (1u << 21) /* return zeroed memory */
-#define NLRU_GFP_SLAB_RECLAIMABLE                                                                  \
-	(1u << 22) /* charge to nr_slab_reclaimable (a shrinkable cache) */
+/* Charge to nr_slab_reclaimable (a shrinkable cache); the page goes among reclaimable pages. */
+#define NLRU_GFP_SLAB_RECLAIMABLE (1u << 22)
 #define NLRU_GFP_SLAB_UNRECLAIMABLE (1u << 23) /* charge to nr_slab_unreclaimable */
 /*
  * Linux's __GFP_WRITE: a page cache page about to be dirtied.  The fast path passes over nodes
@@ -246,8 +250,13 @@ NLRU_API int nlru_node_distance(const struct nlru_engine *eng, int from, int to)
  * use part of the reserves.
  * Returns 0 and the address in *@addr; -EINVAL (logged) for order >= NLRU_MAX_ORDER, unknown
  * or contradictory flags, or a bad node; -ENOMEM when no memory could be found: after
- * reclaim failed, where Linux would call the OOM killer.  There is no compaction, so a
- * high-order request can fail while enough pages are free in total.  A failure is reported
+ * reclaim failed, where Linux would call the OOM killer.  Pages are grouped by mobility in
+ * 2 MiB pageblocks, as Linux does: NLRU_GFP_MOVABLE asks for a movable page,
+ * NLRU_GFP_SLAB_RECLAIMABLE a reclaimable one, anything else an unmovable one (both flags at
+ * once are refused).  A page of this call is never migrated, whatever its type: the engine
+ * cannot know where the caller keeps its address, so NLRU_GFP_MOVABLE only places it among
+ * movable pages, and should be given only for pages held briefly.  A high-order request can
+ * still fail while enough pages are free in total.  A failure is reported
  * at NLRU_LOG_WARN as Linux's warn_alloc() reports it (the flags decoded, what reclaim and
  * the retries did, each usable node's and zone's free pages, watermarks and free blocks),
  * unless @gfp has NLRU_GFP_NOWARN, and at most 10 reports in 5 s per engine (the next one

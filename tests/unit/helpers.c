@@ -135,8 +135,9 @@ void check_pages_accounted(struct nlru_engine *eng, long allocated)
 
 			managed += zone->managed_pages;
 			free += zone_page_state(zone, NLRU_NR_FREE_PAGES);
-			for (int cpu = 0; zone->pageset && cpu < eng->nr_cpus; cpu++)
-				on_pcp += pcp_count(&zone->pageset[cpu]);
+			for (int mt = 0; zone->pageset[0] && mt < MIGRATE_PCPTYPES; mt++)
+				for (int cpu = 0; cpu < eng->nr_cpus; cpu++)
+					on_pcp += pcp_count(&zone->pageset[mt][cpu]);
 		}
 	if (allocated >= 0)
 		cr_assert_eq(free + on_pcp + allocated, managed,

@@ -41,15 +41,18 @@ static void drain_zone_to(struct nlru_engine *eng, int zid, long target, struct 
 	h->n = 0;
 	spin_lock(&h->zone->lock);
 	while (zone_page_state(h->zone, NLRU_NR_FREE_PAGES) > target)
-		h->pfns[h->n++] = rmqueue_smallest(h->zone, 0);
+		h->pfns[h->n++] = __rmqueue(h->zone, 0, MIGRATE_MOVABLE);
 	spin_unlock(&h->zone->lock);
 }
 
 static void give_back(struct held *h)
 {
 	spin_lock(&h->zone->lock);
-	while (h->n)
-		free_one_page_locked(h->zone, h->pfns[--h->n], 0);
+	while (h->n) {
+		uint32_t pfn = h->pfns[--h->n];
+
+		free_one_page_locked(h->zone, pfn, 0, get_pfnblock_migratetype(h->zone, pfn));
+	}
 	spin_unlock(&h->zone->lock);
 }
 

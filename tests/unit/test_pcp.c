@@ -22,7 +22,8 @@ TestSuite(pcp, .init = pin_cpu0, .timeout = 30);
 
 static struct per_cpu_pages *pcp0(struct nlru_engine *eng)
 {
-	return &NODE_DATA(eng, 0)->node_zones[ZONE_NORMAL].pageset[0];
+	/* NLRU_GFP_KERNEL pages are unmovable: that type's list of CPU 0. */
+	return &NODE_DATA(eng, 0)->node_zones[ZONE_NORMAL].pageset[MIGRATE_UNMOVABLE][0];
 }
 
 static long normal_free(struct nlru_engine *eng)
@@ -173,8 +174,8 @@ Test(pcp, a_cpu_past_the_lists_uses_the_first_list)
 		for (int i = 0; i < 200; i++)
 			cr_assert_eq(nlru_free_pages(eng, pages[i], 0), 0);
 	}
-	cr_expect_eq(pcp_count(&normal->pageset[1]), 0, "CPU 1's list was used");
-	cr_expect_gt(pcp_count(&normal->pageset[0]), 0, "CPU 0's list was not");
+	cr_expect_eq(pcp_count(&normal->pageset[MIGRATE_UNMOVABLE][1]), 0, "CPU 1's list was used");
+	cr_expect_gt(pcp_count(&normal->pageset[MIGRATE_UNMOVABLE][0]), 0, "CPU 0's list was not");
 	eng->nr_cpus = 2;
 	check_pages_accounted(eng, 0);
 	destroy_engine(eng);

@@ -311,8 +311,8 @@ Test(stat_threshold, fair_batch_folds_at_the_threshold_of_the_moment)
 	wake_kswapd_from_full_sleep(eng);
 	zone_reset_alloc_batch(normal);
 	/* What this CPU allocated before is charged or under the threshold: start even. */
-	atomic_store(&normal->pageset[this_cpu(eng)].fair_charged,
-		     pcp_allocs(&normal->pageset[this_cpu(eng)]));
+	atomic_store(&normal->pageset[0][this_cpu(eng)].fair_charged,
+		     fair_cpu_allocs(normal, this_cpu(eng)));
 	for (int i = 0; i < 2; i++) {
 		cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 0, 0, &p[i]), 0);
 		cr_expect_eq(zone_of_addr(eng, p[i]), ZONE_NORMAL);
