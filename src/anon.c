@@ -584,6 +584,7 @@ static bool swap_writepage_locked(struct nlru_region *region, struct page *page)
 {
 	struct nlru_engine *eng = region->eng;
 	uint32_t slot;
+	void *data;
 
 	if (!page_test(page, PG_swapcache)) {
 		if (swap_slot_alloc(eng->swap, &slot)) {
@@ -598,12 +599,12 @@ static bool swap_writepage_locked(struct nlru_region *region, struct page *page)
 	anon_set_writeback(eng, page);
 	__atomic_add_fetch(&region->writeback, 1, __ATOMIC_RELAXED);
 	get_page(page); /* the write's, dropped at its end */
+	/* A mapped page is written from where the program's data is: its user address, which
+	 * the caller write-protected, or its place in the parking range. */
+	data = region_is_mapped(region) ? map_data_address(region, page->index)
+					: slot_address_of(eng, page);
 	spin_unlock(&region->lock);
-	/* A mapped page is written from the program's mapping, write-protected by the caller. */
-	if (swap_submit_write(eng, slot,
-			      region_is_mapped(region) ? user_address(region, page->index)
-						       : slot_address_of(eng, page),
-			      end_swap_write, page, region)) {
+	if (swap_submit_write(eng, slot, data, end_swap_write, page, region)) {
 		struct bio failed = {.err = ENOMEM, .private = page, .owner = region};
 
 		end_swap_write(&failed);
@@ -648,7 +649,7 @@ enum anon_pageout_result anon_pageout_locked(struct nlru_region *region, struct 
 		*zap = true;
 		return ANON_SWAPPED;
 	}
-	if (region_is_mapped(region)) {
+	if (region_is_mapped(region) && !map_parked(region, page->index)) {
 		/* try_to_unmap()'s part: the program may read the page, but no longer write it. */
 		int r;
 

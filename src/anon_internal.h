@@ -44,6 +44,12 @@ struct nlru_region {
 	/* Mapped regions only (NULL otherwise): */
 	char *uaddr;            /* the range in the program, nr_pages long, fixed for life */
 	struct map_region *map; /* its userfaultfd, fault threads and map_lock */
+	/*
+	 * Pages parked for access sampling (a bitmap, under the region lock; NULL without
+	 * sampling): their data is in the parking range that follows the program's, at the same
+	 * offset, until their next touch brings them back.
+	 */
+	uint64_t *parked;
 };
 
 static inline bool region_is_mapped(const struct nlru_region *region)
@@ -65,6 +71,24 @@ static inline struct page *slot_page(const struct nlru_engine *eng, uint64_t v)
 static inline void *user_address(const struct nlru_region *region, size_t index)
 {
 	return region->uaddr + (index << PAGE_SHIFT);
+}
+
+/* Page @index's place in the parking range. */
+static inline void *park_address(const struct nlru_region *region, size_t index)
+{
+	return region->uaddr + ((region->nr_pages + index) << PAGE_SHIFT);
+}
+
+static inline bool map_parked(const struct nlru_region *region, size_t index)
+{
+	return region->parked && (region->parked[index / 64] >> (index % 64) & 1);
+}
+
+/* Where a mapped page's data is now: its user address, or parked.  Region locked. */
+static inline void *map_data_address(const struct nlru_region *region, size_t index)
+{
+	return map_parked(region, index) ? park_address(region, index)
+					 : user_address(region, index);
 }
 
 /* page->private of an anon page: its pins, and in the swap cache its slot + 1 (bits 32-63). */

@@ -20,12 +20,17 @@
  * next touch faults again.  A write during the swap write waits for its end, as a write to a
  * page under writeback does where the device needs stable pages.
  *
+ * Access sampling: fault thread 0 parks, every map_sample_ms, up to map_sample_pages pages
+ * reclaim found unreferenced (UFFDIO_MOVE to the same offset of a parking range right after
+ * the program's); the next touch faults, brings the page back and marks it young, which is
+ * what page_referenced() reads.  A parked page is evicted from the parking range.
+ *
  * Locking: map_lock (a mutex, the row after owner_table.lock in docs/design.md "Locking")
  * serialises everything that changes a page of the region both in the slot table and in the
- * program's page table: a fault's install and its UFFDIO_COPY, an eviction's protection and
- * its MADV_DONTNEED, a pin, a discard.  The region lock nests inside it.  It is never held
- * across an engine allocation (a fault allocates first and installs after, reclaim may take
- * map_lock to evict), nor while sleeping on a page's writeback.
+ * program's page table: a fault's install and its UFFDIO_COPY, an eviction's protection and its
+ * MADV_DONTNEED, a park and an unpark, a pin, a discard.  The region lock nests inside it.  It is
+ * never held across an engine allocation (a fault allocates first and installs after, reclaim may
+ * take map_lock to evict), nor while sleeping on a page's writeback.
  *
  * Not done: sharing a mapped region with a child (the range is MADV_DONTFORK: a child has
  * none), remapping it (mremap) or unmapping it from the program (the engine unmaps it at
@@ -66,6 +71,8 @@ struct map_region {
 	int uffd;
 	int stop;          /* an eventfd: the fault threads exit once it is readable */
 	uint64_t features; /* UFFD_F_* granted */
+	size_t map_len;    /* bytes mapped: the program's range, and the parking range if any */
+	size_t cursor;     /* the next page the sampler looks at (fault thread 0 only) */
 	unsigned int nr_threads;
 	struct map_thread threads[];
 };
@@ -82,8 +89,16 @@ void map_unlock(struct nlru_region *region)
 
 void map_zap(struct nlru_region *region, size_t index)
 {
+	bool parked;
+
 	CHECK_FULL(&region->eng->log, witness_holds(LOCK_REGION_MAP));
-	madvise(user_address(region, index), PAGE_SIZE, MADV_DONTNEED);
+	spin_lock(&region->lock);
+	parked = map_parked(region, index);
+	if (parked)
+		region->parked[index / 64] &= ~(1ull << (index % 64));
+	spin_unlock(&region->lock);
+	madvise(parked ? park_address(region, index) : user_address(region, index), PAGE_SIZE,
+		MADV_DONTNEED);
 }
 
 int map_protect(struct nlru_region *region, size_t index)
@@ -172,30 +187,87 @@ static int map_fault_in(struct nlru_region *region, size_t index, uint64_t v, un
 }
 
 /*
- * A missing-page fault on a page the slot table says is resident: either its install woke the
- * thread already and this message is stale, or the program dropped the page itself
- * (MADV_DONTNEED), which leaves zeroes.  The zero page goes in if nothing is there.
+ * Bring parked page @index back to its user address, waking the threads touching it: a clean
+ * page by a write-protected copy (UFFDIO_MOVE would leave it writable, and its first write
+ * unseen), a dirty one by moving it.  Referenced: it was touched since it was parked.
+ * map_lock held, the page not under writeback.
  */
-static void map_refault(struct nlru_region *region, size_t index)
+static int map_unpark(struct nlru_region *region, size_t index, struct page *page)
 {
+	int fd = region->map->uffd, r;
+	bool clean;
+
+	spin_lock(&region->lock);
+	clean = !page_test(page, PG_dirty);
+	spin_unlock(&region->lock);
+	if (clean) {
+		do
+			r = uffd_copy(fd, user_address(region, index), park_address(region, index),
+				      true);
+		while (r == -EAGAIN);
+	} else {
+		r = uffd_move(fd, user_address(region, index), park_address(region, index));
+	}
+	if (r) {
+		log_err(&region->eng->log, "mapped region: cannot bring page %zu back: %s", index,
+			strerror(-r));
+		return r;
+	}
+	map_zap(region, index); /* the parking copy (clean), or nothing (moved) */
+	spin_lock(&region->lock);
+	page_set(page, PG_young);
+	spin_unlock(&region->lock);
+	count_vm_event(region->eng, NLRU_MAP_SAMPLE_HIT);
+	return 0;
+}
+
+/*
+ * A missing-page fault on a page the slot table says is resident: it is parked, or its install
+ * woke the thread already and this message is stale, or the program dropped the page itself
+ * (MADV_DONTNEED), which leaves zeroes (the zero page goes in if nothing is there).  -EAGAIN
+ * when the slot changed or the page's swap write had to end first: look again.
+ */
+static int map_refault(struct nlru_region *region, size_t index)
+{
+	struct page *page;
 	uint64_t v;
 	int r;
 
 	map_lock(region);
 	spin_lock(&region->lock);
 	v = region->slots[index];
-	spin_unlock(&region->lock);
-	if ((v & SLOT_TAG_MASK) == SLOT_PAGE) {
-		r = uffd_zeropage(region->map->uffd, user_address(region, index));
-		if (r == 0) {
-			spin_lock(&region->lock);
-			page_set(slot_page(region->eng, v), PG_dirty);
+	if ((v & SLOT_TAG_MASK) != SLOT_PAGE) {
+		spin_unlock(&region->lock);
+		map_unlock(region);
+		return -EAGAIN;
+	}
+	page = slot_page(region->eng, v);
+	if (map_parked(region, index)) {
+		if (page_test(page, PG_writeback)) {
+			/* Its swap write reads the parking copy: it stays until the write ends. */
+			get_page(page);
 			spin_unlock(&region->lock);
-		} else {
-			uffd_wake(region->map->uffd, user_address(region, index));
+			map_unlock(region);
+			wait_on_page_writeback(page);
+			put_page(page);
+			return -EAGAIN;
 		}
+		spin_unlock(&region->lock);
+		map_unpark(region, index, page);
+		map_unlock(region);
+		return 0;
+	}
+	spin_unlock(&region->lock);
+	r = uffd_zeropage(region->map->uffd, user_address(region, index));
+	if (r == 0) {
+		spin_lock(&region->lock);
+		page_set(page, PG_dirty);
+		spin_unlock(&region->lock);
+	} else {
+		uffd_wake(region->map->uffd, user_address(region, index));
 	}
 	map_unlock(region);
+	return 0;
 }
 
 static void map_missing_fault(struct nlru_region *region, size_t index, bool write, void *bounce)
@@ -211,8 +283,9 @@ static void map_missing_fault(struct nlru_region *region, size_t index, bool wri
 		v = region->slots[index];
 		spin_unlock(&region->lock);
 		if ((v & SLOT_TAG_MASK) == SLOT_PAGE) {
-			map_refault(region, index);
-			return;
+			if (map_refault(region, index) == 0)
+				return;
+			continue;
 		}
 		r = map_fault_in(region, index, v, write ? NLRU_PIN_WRITE : 0, false, bounce);
 		if (r == 0)
@@ -288,6 +361,67 @@ static void map_handle_fault(struct nlru_region *region, const struct uffd_fault
 		map_missing_fault(region, index, fault->write, bounce);
 }
 
+/*
+ * Park resident page @index if it is worth watching: not referenced since reclaim last looked
+ * (page_referenced() cleared PG_young), not pinned, not under writeback.  True if parked.
+ */
+static bool map_park(struct nlru_region *region, size_t index)
+{
+	struct page *page;
+	bool park = false;
+	uint64_t v;
+
+	map_lock(region);
+	spin_lock(&region->lock);
+	v = region->slots[index];
+	if ((v & SLOT_TAG_MASK) == SLOT_PAGE && !map_parked(region, index)) {
+		page = slot_page(region->eng, v);
+		park = !page_test(page, PG_young) && !page_test(page, PG_writeback) &&
+		       !page_pins(page);
+	}
+	if (park)
+		region->parked[index / 64] |= 1ull << (index % 64);
+	spin_unlock(&region->lock);
+	if (park && uffd_move(region->map->uffd, park_address(region, index),
+			      user_address(region, index))) {
+		/* Nothing there (the program dropped it) or pinned by the kernel: leave it. */
+		spin_lock(&region->lock);
+		region->parked[index / 64] &= ~(1ull << (index % 64));
+		spin_unlock(&region->lock);
+		park = false;
+	}
+	map_unlock(region);
+	return park;
+}
+
+/*
+ * One sampling pass (the young bit of the PTEs, emulated as NUMA hinting faults do it in
+ * task_numa_work()): from where the last pass stopped, park up to map_sample_pages pages that
+ * reclaim found unreferenced, looking at no more than 16 times that many, so that their next
+ * touch faults and marks them referenced again.
+ */
+static void map_sample(struct nlru_region *region)
+{
+	struct map_region *map = region->map;
+	size_t want = (size_t)region->eng->cfg.map_sample_pages, parked = 0;
+	size_t look = MIN(region->nr_pages, want * 16);
+
+	for (size_t i = 0; i < look && parked < want; i++) {
+		parked += map_park(region, map->cursor);
+		map->cursor = (map->cursor + 1) % region->nr_pages;
+	}
+	if (parked)
+		count_vm_events(region->eng, NLRU_MAP_SAMPLE, parked);
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
 static void *map_fault_thread(void *arg)
 {
 	struct map_thread *self = arg;
@@ -295,12 +429,21 @@ static void *map_fault_thread(void *arg)
 	struct map_region *map = region->map;
 	struct pollfd fds[2] = {{.fd = map->uffd, .events = POLLIN},
 				{.fd = map->stop, .events = POLLIN}};
+	/* The first thread samples, when the region has a parking range. */
+	bool sampler = self == &map->threads[0] && region->parked;
+	long interval = region->eng->cfg.map_sample_ms;
+	uint64_t next = now_ms() + (uint64_t)interval;
 
 	for (;;) {
 		struct uffd_fault fault;
 		int r;
 
-		if (poll(fds, 2, -1) < 0)
+		if (sampler && now_ms() >= next) {
+			map_sample(region);
+			next = now_ms() + (uint64_t)interval;
+		}
+		r = poll(fds, 2, sampler ? (int)interval : -1);
+		if (r <= 0)
 			continue;
 		if (fds[1].revents)
 			return NULL;
@@ -335,6 +478,16 @@ int map_pin(struct nlru_region *region, size_t index, unsigned int flags, void *
 				map_unlock(region);
 				wait_on_page_writeback(page);
 				put_page(page);
+				continue;
+			}
+			if (map_parked(region, index)) {
+				spin_unlock(&region->lock);
+				r = map_unpark(region, index, page);
+				map_unlock(region);
+				if (r) {
+					free(bounce);
+					return r;
+				}
 				continue;
 			}
 			unprotect = (flags & NLRU_PIN_WRITE) && !page_test(page, PG_dirty);
@@ -380,7 +533,7 @@ static void map_threads_stop(struct map_region *map)
 void map_region_stop(struct nlru_region *region)
 {
 	map_threads_stop(region->map);
-	uffd_unregister(region->map->uffd, region->uaddr, region->nr_pages << PAGE_SHIFT);
+	uffd_unregister(region->map->uffd, region->uaddr, region->map->map_len);
 }
 
 static void map_free_buffers(struct map_region *map)
@@ -394,7 +547,9 @@ void map_region_free(struct nlru_region *region)
 {
 	struct map_region *map = region->map;
 
-	munmap(region->uaddr, region->nr_pages << PAGE_SHIFT);
+	munmap(region->uaddr, map->map_len);
+	free(region->parked);
+	region->parked = NULL;
 	close(map->uffd);
 	close(map->stop);
 	mutex_destroy(&map->lock);
@@ -431,9 +586,20 @@ static int map_setup(struct nlru_region *region, struct map_region *map)
 	void *mem;
 	int r;
 
-	r = uffd_open(&eng->log, UFFD_F_WP, UFFD_F_POISON, &map->uffd, &map->features);
+	r = uffd_open(&eng->log, UFFD_F_WP, UFFD_F_POISON | UFFD_F_MOVE, &map->uffd,
+		      &map->features);
 	if (r)
 		return r;
+	/* Access sampling parks pages in a second range, as long, right after the program's. */
+	if (eng->cfg.map_sample_pages && (map->features & UFFD_F_MOVE)) {
+		region->parked = calloc((region->nr_pages + 63) / 64, sizeof(uint64_t));
+		if (!region->parked) {
+			close(map->uffd);
+			return -ENOMEM;
+		}
+		len *= 2;
+	}
+	map->map_len = len;
 	map->stop = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 		   -1, 0);
@@ -478,6 +644,8 @@ fail:
 	if (map->stop >= 0)
 		close(map->stop);
 	close(map->uffd);
+	free(region->parked);
+	region->parked = NULL;
 	return r;
 }
 

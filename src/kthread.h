@@ -1,8 +1,8 @@
 /*
- * The engine's own threads (Linux's kthreads): kswapd, the flusher, the block device's
- * thread, the fault threads of mapped regions.  Each starts with every signal blocked, so that no
- * signal handler of the program ever runs on one of them, where it could touch engine-managed
- * memory while the thread holds an engine lock, and each is marked PF_KTHREAD (current.h).
+ * The engine's own threads (Linux's kthreads): kswapd, the flusher, the block device's thread, the
+ * fault threads of mapped regions.  Each starts with every signal blocked, so that no signal
+ * handler of the program ever runs on one of them, where it could touch engine-managed memory
+ * while the thread holds an engine lock, and each is marked PF_KTHREAD (current.h).
  */
 #ifndef NODELRU_KTHREAD_H
 #define NODELRU_KTHREAD_H

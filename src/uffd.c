@@ -1,6 +1,6 @@
 /*
  * uffd.c - the userfaultfd(2) calls mapped regions make, with the constants older headers
- * lack (Debian 12's linux-libc-dev is 6.1: no UFFDIO_POISON).
+ * lack (Debian 12's linux-libc-dev is 6.1: no UFFDIO_MOVE, no UFFDIO_POISON).
  *
  * Opening asks the kernel twice: once on a throwaway descriptor with no features, which
  * answers with every feature the kernel has, then on the real one with the features wanted
@@ -19,6 +19,17 @@
 
 #include "log.h"
 #include "uffd.h"
+
+#ifndef UFFDIO_MOVE
+struct uffdio_move {
+	__u64 dst;
+	__u64 src;
+	__u64 len;
+	__u64 mode;
+	__s64 move;
+};
+#define UFFDIO_MOVE _IOWR(UFFDIO, 0x05, struct uffdio_move)
+#endif
 
 #ifndef UFFDIO_POISON
 struct uffdio_poison {
@@ -167,6 +178,13 @@ int uffd_unregister(int fd, void *addr, size_t len)
 	struct uffdio_range range = {(uintptr_t)addr, len};
 
 	return uffd_ioctl(fd, UFFDIO_UNREGISTER, &range);
+}
+
+int uffd_move(int fd, void *dst, void *src)
+{
+	struct uffdio_move move = {.dst = (uintptr_t)dst, .src = (uintptr_t)src, .len = UFFD_PAGE};
+
+	return uffd_ioctl(fd, UFFDIO_MOVE, &move);
 }
 
 int uffd_zeropage(int fd, void *dst)

@@ -18,6 +18,7 @@ struct nlru_log;
  * headers, so they are spelled out here with the kernel that added them. */
 #define UFFD_F_WP (1ull << 0)      /* UFFD_FEATURE_PAGEFAULT_FLAG_WP, Linux 5.7 for anon */
 #define UFFD_F_POISON (1ull << 14) /* UFFD_FEATURE_POISON, UFFDIO_POISON, Linux 6.6 */
+#define UFFD_F_MOVE (1ull << 16)   /* UFFD_FEATURE_MOVE, UFFDIO_MOVE, Linux 6.8 */
 
 /* What a fault message says (struct uffd_msg, reduced). */
 struct uffd_fault {
@@ -42,6 +43,12 @@ int uffd_register(int fd, void *addr, size_t len, bool missing, bool wp);
 /* UFFDIO_UNREGISTER; threads waiting on faults in the range are woken. */
 int uffd_unregister(int fd, void *addr, size_t len);
 
+/*
+ * UFFDIO_MOVE of the page at @src to the empty @dst: no copy, the page itself changes address
+ * (and loses its write protection).  Wakes the threads waiting on @dst.  -EEXIST: something
+ * is at @dst; -ENOENT: nothing at @src; -EBUSY: the page is pinned or shared.
+ */
+int uffd_move(int fd, void *dst, void *src);
 /* UFFDIO_ZEROPAGE: the zero page, read-only until written, at the empty @dst; wakes. */
 int uffd_zeropage(int fd, void *dst);
 /* UFFDIO_COPY of one page from @src (which must be present) into the empty @dst, write

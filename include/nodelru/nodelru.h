@@ -348,8 +348,10 @@ NLRU_API int nlru_region_create(struct nlru_engine *eng, size_t pages, int nid,
  * as any region page, so resident pages of mapped regions count against the engine's memory
  * like everything else.  Reclaim writes a page to swap from that address (write-protected
  * meanwhile: a write waits for the write's end) and then drops it from the range
- * (MADV_DONTNEED).  Pins, marks and discards work as on any region; a pin returns the page's
- * address in the range.
+ * (MADV_DONTNEED).  Pages reclaim found unreferenced are sampled (the map_sample_pages and
+ * map_sample_ms tunables, Linux 6.8's UFFDIO_MOVE): moved out of the range so that their
+ * next touch faults and marks them referenced.  Pins, marks and discards work as on any
+ * region; a pin returns the page's address in the range.
  *
  * The program must not unmap, remap or MADV_DONTNEED the range (nlru_region_discard() drops a
  * page; a page the program dropped anyway reads as zeroes), and a child process made by

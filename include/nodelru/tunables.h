@@ -45,7 +45,9 @@
 	X(blkdev_latency_us, 100, 0, 10000000, "[the disk's access time] added to every request of the block device model after its transfer, us") \
 	X(blkdev_nr_requests, 128, 1, 65536, "[/sys/block/X/queue/nr_requests] requests of each direction the model's queue holds; a submitter finding none free waits, and writes are congested from 7/8 of them") \
 	X(blkdev_max_kb, 512, 4, 65536, "[/sys/block/X/queue/max_sectors_kb] the largest request the model's queue makes by merging, KiB") \
-	X(blkdev_direct, 0, 0, 1, "[none: a kernel's disk is always real] 1: the block device does the I/O of swap and files with O_DIRECT on the real disk, each request ending when its I/O does (blkdev_mbs and blkdev_latency_us unused); the swap file and every file opened must be on a disk file system, not tmpfs")
+	X(blkdev_direct, 0, 0, 1, "[none: a kernel's disk is always real] 1: the block device does the I/O of swap and files with O_DIRECT on the real disk, each request ending when its I/O does (blkdev_mbs and blkdev_latency_us unused); the swap file and every file opened must be on a disk file system, not tmpfs") \
+	X(map_sample_pages, 64, 0, 65536, "[none: Linux reads PTE young bits through the rmap; NUMA hinting faults, task_numa_work(), unmap a bounded number of pages per pass] pages of each mapped region unmapped per pass to see whether they are touched again; 0: no access tracking") \
+	X(map_sample_ms, 10, 1, 10000, "[none: task_numa_work() runs every numa_balancing_scan_period_min_ms] interval between two sampling passes of a mapped region, ms")
 /* clang-format on */
 
 #endif /* NODELRU_TUNABLES_H */

@@ -155,6 +155,10 @@
 	       "node mappings left unbound because binding was refused")                           \
 	GLOBAL(SWAP_WRITE_FAIL, 68, "nlru_swap_write_fail",                                        \
 	       "swap-outs whose write failed; the page stayed resident")                           \
-	GLOBAL(SWAP_FULL, 69, "nlru_swap_full", "anon pages kept because swap had no free slot")
+	GLOBAL(SWAP_FULL, 69, "nlru_swap_full", "anon pages kept because swap had no free slot")   \
+	GLOBAL(MAP_SAMPLE, 70, "nlru_map_sample",                                                  \
+	       "mapped pages unmapped by sampling to see whether they are touched again")          \
+	GLOBAL(MAP_SAMPLE_HIT, 71, "nlru_map_sample_hit",                                          \
+	       "touches of sampled mapped pages: faults that found them referenced")
 
 #endif /* NODELRU_VMSTAT_ITEMS_H */

@@ -213,6 +213,8 @@ static const struct counter event_counters[] = {
 	COUNTER(NLRU_MEMBIND_FALLBACK, 67, "nlru_membind_fallback"),
 	COUNTER(NLRU_SWAP_WRITE_FAIL, 68, "nlru_swap_write_fail"),
 	COUNTER(NLRU_SWAP_FULL, 69, "nlru_swap_full"),
+	COUNTER(NLRU_MAP_SAMPLE, 70, "nlru_map_sample"),
+	COUNTER(NLRU_MAP_SAMPLE_HIT, 71, "nlru_map_sample_hit"),
 };
 
 /* The tunables by index (nlru_tunable_info), in the order of tunables.h. */
@@ -243,6 +245,8 @@ static const char *const tunables[] = {
 	"blkdev_nr_requests",
 	"blkdev_max_kb",
 	"blkdev_direct",
+	"map_sample_pages",
+	"map_sample_ms",
 };
 
 #define SIZE(t, n)                                                                                 \
@@ -258,12 +262,12 @@ static const struct {
 	size_t got, want;
 	const char *what;
 } layout[] = {
-	SIZE(struct nlru_config, 272),
+	SIZE(struct nlru_config, 288),
 	SIZE(struct nlru_tunable_info, 104),
 	SIZE(struct nlru_shrink_control, 24),
 	SIZE(struct nlru_shrinker_def, 56),
 	SIZE(struct nlru_zone_info, 112),
-	SIZE(struct nlru_vmstat, 944),
+	SIZE(struct nlru_vmstat, 960),
 	SIZE(struct nlru_jemalloc_config, 40),
 	SIZE(struct nlru_jemalloc_stats, 80),
 	OFFSET(struct nlru_config, size, 0),
@@ -300,6 +304,8 @@ static const struct {
 	OFFSET(struct nlru_config, blkdev_nr_requests, 248),
 	OFFSET(struct nlru_config, blkdev_max_kb, 256),
 	OFFSET(struct nlru_config, blkdev_direct, 264),
+	OFFSET(struct nlru_config, map_sample_pages, 272),
+	OFFSET(struct nlru_config, map_sample_ms, 280),
 	OFFSET(struct nlru_tunable_info, name, 0),
 	OFFSET(struct nlru_tunable_info, env, 8),
 	OFFSET(struct nlru_tunable_info, def, 72),
@@ -332,8 +338,8 @@ static const struct {
 	OFFSET(struct nlru_vmstat, version, 8),
 	OFFSET(struct nlru_vmstat, nr_nodes, 12),
 	OFFSET(struct nlru_vmstat, events, 16),
-	OFFSET(struct nlru_vmstat, zone, 576),
-	OFFSET(struct nlru_vmstat, node, 736),
+	OFFSET(struct nlru_vmstat, zone, 592),
+	OFFSET(struct nlru_vmstat, node, 752),
 	OFFSET(struct nlru_jemalloc_config, size, 0),
 	OFFSET(struct nlru_jemalloc_config, version, 8),
 	OFFSET(struct nlru_jemalloc_config, nid, 12),

@@ -346,3 +346,60 @@ Test(mapped, a_killed_program_leaves_no_swap_file)
 	cr_expect(WIFSIGNALED(status));
 	cr_expect_eq(rmdir(dir), 0, "%s is empty: %s", dir, strerror(errno));
 }
+
+/*
+ * An LRU-friendly trace: a hot set read over and over between writes of pages never used
+ * again.  Refaults of the hot set (pgmajfault: the cold pages are never read back) with
+ * sampling on and off.
+ */
+static int64_t hot_set_refaults(long sample_pages, int64_t *sampled)
+{
+	size_t hot = 384, cold = 6 * ENGINE_PAGES;
+	struct nlru_region *region = NULL;
+	struct nlru_engine *eng = NULL;
+	struct nlru_config cfg;
+	volatile char sink = 0;
+	int64_t refaults;
+	char *mem;
+	int r;
+
+	test_config(&cfg, 8, NULL);
+	cfg.swap_mib = 64;
+	cfg.kswapd = 0;
+	cfg.map_sample_pages = sample_pages;
+	cfg.map_sample_ms = 1;
+	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "%s", test_log_last);
+	r = nlru_region_create_mapped(eng, hot + cold, 0, 1, (void **)&mem, &region);
+	if (r == -EPERM || r == -ENOSYS || r == -EOPNOTSUPP) {
+		destroy_engine(eng);
+		cr_skip_test("userfaultfd unavailable here: %s", test_log_last);
+	}
+	cr_assert_eq(r, 0, "%s", test_log_last);
+	for (size_t i = 0; i < hot; i++)
+		stamp(mem + i * PAGE_SIZE, i, 7);
+	for (size_t c = 0; c < cold; c++) {
+		stamp(mem + (hot + c) * PAGE_SIZE, hot + c, 7);
+		sink += mem[(c % hot) * PAGE_SIZE];
+	}
+	for (size_t i = 0; i < hot; i++)
+		cr_assert(stamped(mem + i * PAGE_SIZE, i, 7), "hot page %zu", i);
+	refaults = vmstat_value(eng, "pgmajfault");
+	*sampled = vmstat_value(eng, "nlru_map_sample");
+	(void)sink;
+	cr_assert_eq(nlru_region_destroy(region), 0);
+	destroy_engine(eng);
+	return refaults;
+}
+
+Test(mapped, sampling_keeps_a_hot_set_resident)
+{
+	int64_t sampled_off, sampled_on;
+	int64_t off = hot_set_refaults(0, &sampled_off);
+	int64_t on = hot_set_refaults(256, &sampled_on);
+
+	cr_log_info("hot set refaults: %ld without sampling, %ld with (%ld pages sampled)",
+		    (long)off, (long)on, (long)sampled_on);
+	cr_expect_eq(sampled_off, 0);
+	cr_expect_gt(sampled_on, 0);
+	cr_expect_lt(on * 2, off, "refaults: %ld with sampling, %ld without", (long)on, (long)off);
+}
