@@ -104,7 +104,13 @@ case $bench in
 paralleldd | tiobench)
   grep -q "^$bench on the node-lru series' time scale: .*blkdev_mbs=" "$dir/out.txt" ||
     fail "the default run does not say it ran on the series' time scale"
-  [ -s "$dir/4.8-node/diskstats-after" ] || fail "no block device in the default run" ;;
+  [ -s "$dir/4.8-node/diskstats-after" ] || fail "no block device in the default run"
+  # The run's rows beside the series' own.
+  "$(dirname "$0")/../../scripts/iobench-series.py" "$dir" >"$dir/series.txt" ||
+    fail "iobench-series.py could not read the run"
+  for r in '^Kswapd.efficiency .* both >= 90' '^Allocation.stalls'; do
+    grep -q "$r" "$dir/series.txt" || fail "series table: no row matching '$r'"
+  done ;;
 esac
 # With the block device model the device's dumps count its requests, and nlru-vmstat reads
 # them as iostat does.
