@@ -1,6 +1,8 @@
 #!/bin/sh
-# Install the build into a scratch prefix, then build and run tests/abi/embed.c against it with
-# nothing but pkg-config.  Usage: install.sh BUILD_DIR SOURCE_DIR
+# Install the build into a scratch prefix and use it as docs/embedding.md says, with nothing
+# in LD_LIBRARY_PATH: the installed tools run (their rpath finds the library), and
+# tests/abi/embed.c (and the kvcache example) build with pkg-config and the documented
+# -Wl,-rpath and run.  Usage: install.sh BUILD_DIR SOURCE_DIR
 set -eu
 build=$1
 src=$2
@@ -20,14 +22,22 @@ meson install -C "$build" --destdir "$dest" --quiet >/dev/null
 prefix=$(option prefix)
 libdir=$(option libdir)
 root=$dest$prefix
+unset LD_LIBRARY_PATH
+# nodelru.pc is in <prefix>/<libdir>/pkgconfig, where docs/embedding.md says it is.
+test -f "$root/$libdir/pkgconfig/nodelru.pc"
 export PKG_CONFIG_PATH=$root/$libdir/pkgconfig
 export PKG_CONFIG_SYSROOT_DIR=$dest
 test -f "$root/include/nodelru/nodelru.h"
 test -f "$root/share/doc/nodelru/design.md"
 test -f "$root/share/doc/nodelru/embedding.md"
+# The installed tools find the installed library by themselves.
+"$root/bin/nlru-tunables" >/dev/null
+"$root/bin/nlru-workload" --pages 256 >/dev/null
+# The documented build line, rpath included, makes a program that runs as it is.
 # shellcheck disable=SC2046 # pkg-config output is a list of flags
-cc -std=gnu11 -o "$dest/embed" "$src/tests/abi/embed.c" $(pkg-config --cflags --libs nodelru)
-LD_LIBRARY_PATH=$root/$libdir "$dest/embed"
+cc -std=gnu11 -o "$dest/embed" "$src/tests/abi/embed.c" $(pkg-config --cflags --libs nodelru) \
+	-Wl,-rpath,"$(pkg-config --variable=libdir nodelru)"
+"$dest/embed"
 # The jemalloc library, when built: its header and pkg-config file, and the example built
 # against them alone (a small run: 2 threads, 1024 keys).
 if [ -f "$root/$libdir/pkgconfig/nodelru-jemalloc.pc" ]; then
@@ -35,7 +45,8 @@ if [ -f "$root/$libdir/pkgconfig/nodelru-jemalloc.pc" ]; then
 	test -f "$root/share/doc/nodelru/examples/kvcache.c"
 	# shellcheck disable=SC2046 # pkg-config output is a list of flags
 	cc -std=gnu11 -o "$dest/kvcache" "$src/examples/kvcache.c" \
-		$(pkg-config --cflags --libs nodelru-jemalloc)
-	LD_LIBRARY_PATH=$root/$libdir "$dest/kvcache" 2 1024 1000 >/dev/null
+		$(pkg-config --cflags --libs nodelru-jemalloc) \
+		-Wl,-rpath,"$(pkg-config --variable=libdir nodelru-jemalloc)"
+	"$dest/kvcache" 2 1024 1000 >/dev/null
 	echo "install: nodelru-jemalloc ok"
 fi
