@@ -347,6 +347,42 @@ long region_swap_slot(struct nlru_region *region, size_t index)
 	return (v & SLOT_TAG_MASK) == SLOT_SWAP ? (long)swap_slot_of(v) : -1;
 }
 
+struct page *region_page(struct nlru_region *region, size_t index)
+{
+	uint64_t v;
+
+	spin_lock(&region->lock);
+	v = region->slots[index];
+	spin_unlock(&region->lock);
+	return (v & SLOT_TAG_MASK) == SLOT_PAGE ? slot_page(region->eng, v) : NULL;
+}
+
+int anon_migrate_page(struct nlru_engine *eng, struct nlru_region *region, struct page *page,
+		      struct page *newpage)
+{
+	struct pglist_data *pgdat = page_pgdat(eng, page);
+	uint32_t index = __atomic_load_n(&page->index, __ATOMIC_RELAXED);
+	int r = -EAGAIN;
+
+	CHECK_FULL(&eng->log, witness_holds(LOCK_OWNERS));
+	/* A mapped region's page changes with map_lock held (anon_map.c). */
+	if (region_is_mapped(region))
+		map_lock(region);
+	spin_lock(&region->lock);
+	/* Still this region's page at that index: the page was not freed and reused meanwhile. */
+	if (index < region->nr_pages &&
+	    region->slots[index] == make_page_slot(page, page_to_pfn(pgdat, page))) {
+		/* A mapped region's data is at its user address: its frame holds none. */
+		r = lru_migrate_page(eng, page, newpage, !region_is_mapped(region));
+		if (!r)
+			region->slots[index] = make_page_slot(newpage, page_to_pfn(pgdat, newpage));
+	}
+	spin_unlock(&region->lock);
+	if (region_is_mapped(region))
+		map_unlock(region);
+	return r;
+}
+
 static bool bad_index(struct nlru_region *region, size_t index)
 {
 	if (index < region->nr_pages)

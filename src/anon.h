@@ -17,6 +17,16 @@ struct nlru_engine *region_engine(const struct nlru_region *region);
 long region_swap_slot(struct nlru_region *region, size_t index);
 
 /* page_referenced() for an anon page: test and clear its young bit. */
+/* The page resident in slot @index of @region, or NULL (tests, and what reads it racily). */
+struct page *region_page(struct nlru_region *region, size_t index);
+/*
+ * anon_migrate_page(): migrate_page() for a page of @region: under the region's locks, if
+ * @page is still the page of its slot, lru_migrate_page() moves it into @newpage and the slot
+ * follows.  Owner table read-locked.  0, -EAGAIN or -EXDEV (lru.h).
+ */
+int anon_migrate_page(struct nlru_engine *eng, struct nlru_region *region, struct page *page,
+		      struct page *newpage);
+
 int anon_page_referenced(struct page *page);
 
 enum anon_pageout_result {

@@ -491,3 +491,36 @@ int filemap_close_all(struct nlru_engine *eng)
 			return r;
 	}
 }
+
+int filemap_migrate_page(struct nlru_engine *eng, struct nlru_file *file, struct page *page,
+			 struct page *newpage)
+{
+	struct pglist_data *pgdat = page_pgdat(eng, page);
+	uint32_t index = __atomic_load_n(&page->index, __ATOMIC_RELAXED);
+	int r = -EAGAIN;
+
+	CHECK_FULL(&eng->log, witness_holds(LOCK_OWNERS));
+	spin_lock(&file->lock);
+	if (pageindex_lookup(&file->idx, index) == page_slot(pgdat, page_to_pfn(pgdat, page))) {
+		r = lru_migrate_page(eng, page, newpage, true);
+		/* The index has its node already: replacing an entry allocates nothing. */
+		if (!r) {
+			int stored = pageindex_store(&file->idx, index,
+						     page_slot(pgdat, page_to_pfn(pgdat, newpage)));
+
+			CHECK_CHEAP(&eng->log, stored == 0);
+		}
+	}
+	spin_unlock(&file->lock);
+	return r;
+}
+
+struct page *filemap_cached_page(struct nlru_file *file, uint32_t index)
+{
+	uint64_t v;
+
+	spin_lock(&file->lock);
+	v = pageindex_lookup(&file->idx, index);
+	spin_unlock(&file->lock);
+	return (v & SLOT_TAG_MASK) == SLOT_PAGE ? slot_page(file->eng, v) : NULL;
+}

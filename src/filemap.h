@@ -42,6 +42,16 @@ void filemap_set_read_hook(struct nlru_file *file, void (*hook)(void *arg), void
 bool filemap_invalidate_page(struct nlru_file *file, uint32_t index);
 
 /*
+ * migrate_page() for a page cache page of @file: under the file's lock, if @page is still the
+ * page at its index, lru_migrate_page() moves it into @newpage and the index follows.  Owner
+ * table read-locked.  0, -EAGAIN or -EXDEV (lru.h).
+ */
+int filemap_migrate_page(struct nlru_engine *eng, struct nlru_file *file, struct page *page,
+			 struct page *newpage);
+/* Test hook: the page cached at @index of @file, or NULL (it may go at any time). */
+struct page *filemap_cached_page(struct nlru_file *file, uint32_t index);
+
+/*
  * Engine destruction: flush and close files left open.  -EIO naming a file whose pages could
  * not be written, -EBUSY naming one with pinned pages.
  */

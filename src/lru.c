@@ -12,6 +12,7 @@
  * never has to drain other CPUs' pagevecs (lru_add_drain) before it can see every page.
  */
 #include <errno.h>
+#include <string.h>
 
 #include "lru.h"
 #include "page_alloc.h"
@@ -227,6 +228,44 @@ void lru_release_page(struct nlru_engine *eng, struct page *page)
 	page->index = 0;
 	__atomic_store_n(&page->refcount, 0, __ATOMIC_RELEASE);
 	free_pages_trusted(eng, page, 0);
+}
+
+int lru_migrate_page(struct nlru_engine *eng, struct page *page, struct page *newpage, bool copy)
+{
+	struct pglist_data *pgdat = page_pgdat(eng, page);
+	const uint32_t pageflags = (1u << NR_PAGEFLAGS) - 1,
+		       busy = (1u << PG_locked) | (1u << PG_writeback) | (1u << PG_buddy);
+	uint32_t pfn = page_to_pfn(pgdat, page), newpfn, flags;
+	struct lruvec *lruvec;
+
+	if (page_pgdat(eng, newpage) != pgdat || page_zonenum(newpage) != page_zonenum(page))
+		return -EXDEV;
+	newpfn = page_to_pfn(pgdat, newpage);
+	lruvec = lock_page_lruvec(eng, page);
+	flags = page_flags(page);
+	/*
+	 * Under the owner's lock and the LRU lock nobody can take a new reference: a pin or a
+	 * reader needs the first, reclaim's isolation the second.  The owner's reference is the
+	 * only one allowed (migrate_page_move_mapping()'s expected count).
+	 */
+	if (!(flags & (1u << PG_lru)) || (flags & busy) ||
+	    __atomic_load_n(&page->refcount, __ATOMIC_ACQUIRE) != 1) {
+		spin_unlock(&lruvec->lru_lock);
+		return -EAGAIN;
+	}
+	if (copy)
+		memcpy(page_address(pgdat, newpfn), page_address(pgdat, pfn), PAGE_SIZE);
+	pfnlist_replace(&lruvec->lists[page_lru(page)], pgdat->pages, pfn, newpfn);
+	newpage->mapping = page->mapping;
+	newpage->index = page->index;
+	newpage->private = page->private;
+	set_page_flags(newpage, (page_flags(newpage) & ~pageflags) | (flags & pageflags));
+	set_page_flags(page, flags & ~pageflags);
+	page->mapping = 0;
+	page->index = 0;
+	page->private = 0;
+	spin_unlock(&lruvec->lru_lock);
+	return 0;
 }
 
 /* One page met on @lru of @lruvec: of that list, that lruvec, in use, linked both ways. */

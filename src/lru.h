@@ -96,6 +96,17 @@ int isolate_lru_page(struct nlru_engine *eng, struct page *page);
 void lru_release_page(struct nlru_engine *eng, struct page *page);
 
 /*
+ * lru_migrate_page(): the LRU half of a page migration (migrate_page_move_mapping() and
+ * migrate_page_copy()), called under the owner's lock once the owner has seen @page is still
+ * its own.  @newpage (in use, refcount 1, of @page's zone) takes @page's place on its LRU
+ * list, its page flags and owner fields, and with @copy its data; @page is left in use with
+ * none of them, for the caller to free.  -EAGAIN, nothing changed, when someone else holds
+ * @page: off its list (reclaim has it isolated), locked, under writeback, or referenced
+ * beyond its owner (a pin, a reader); -EXDEV when @newpage is of another zone.
+ */
+int lru_migrate_page(struct nlru_engine *eng, struct page *page, struct page *newpage, bool copy);
+
+/*
  * Debug, lru_lock held: walk every list of @lruvec.  Each page is marked PG_lru, belongs on
  * that list and that lruvec by its flags and zone, is in use and linked both ways; each
  * list's length is its node (or zone) counter and its pages of each zone the zone counters.

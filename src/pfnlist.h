@@ -74,6 +74,25 @@ static inline void pfnlist_add_tail(struct pfnlist *list, struct page *base, uin
 	pfnlist_set_last(list, pfn);
 }
 
+/* Put @new where @old is on @list (Linux's list_replace()); @old leaves it unlinked. */
+static inline void pfnlist_replace(struct pfnlist *list, struct page *base, uint32_t old,
+				   uint32_t new)
+{
+	struct page *o = &base[old], *n = &base[new];
+
+	n->prev = o->prev;
+	n->next = o->next;
+	if (o->prev != PFN_NIL)
+		base[o->prev].next = new;
+	else
+		pfnlist_set_first(list, new);
+	if (o->next != PFN_NIL)
+		base[o->next].prev = new;
+	else
+		pfnlist_set_last(list, new);
+	o->next = o->prev = PFN_NIL;
+}
+
 static inline void pfnlist_del(struct pfnlist *list, struct page *base, uint32_t pfn)
 {
 	struct page *page = &base[pfn];

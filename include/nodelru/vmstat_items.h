@@ -87,8 +87,8 @@
 	X(NR_WRITTEN, 25, "nr_written", "pages written since start")
 
 /*
- * Event counters (Linux 4.8 enum vm_event_item, without the THP, compaction, migration,
- * NUMA-balancing, hugetlb and balloon groups: the engine models none of them).
+ * Event counters (Linux 4.8 enum vm_event_item, without the THP, compaction, NUMA-balancing,
+ * hugetlb and balloon groups: the engine models none of them).
  *
  *   GLOBAL(name, value, text, help)     one counter
  *   ZONED(name, value, text, help)      one counter per zone type: text_dma, text_dma32, ...,
@@ -133,6 +133,8 @@
 	GLOBAL(PGROTATED, 50, "pgrotated", "pages rotated to the inactive tail at writeback end")  \
 	GLOBAL(DROP_PAGECACHE, 51, "drop_pagecache", "page cache drops requested")                 \
 	GLOBAL(DROP_SLAB, 52, "drop_slab", "slab drops requested")                                 \
+	GLOBAL(PGMIGRATE_SUCCESS, 72, "pgmigrate_success", "pages migrated")                       \
+	GLOBAL(PGMIGRATE_FAIL, 73, "pgmigrate_fail", "page migrations refused: the page was busy") \
 	GLOBAL(UNEVICTABLE_PGCULLED, 53, "unevictable_pgs_culled",                                 \
 	       "pages moved to the unevictable list")                                              \
 	GLOBAL(UNEVICTABLE_PGSCANNED, 54, "unevictable_pgs_scanned", "unevictable pages scanned")  \

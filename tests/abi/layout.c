@@ -215,6 +215,8 @@ static const struct counter event_counters[] = {
 	COUNTER(NLRU_SWAP_FULL, 69, "nlru_swap_full"),
 	COUNTER(NLRU_MAP_SAMPLE, 70, "nlru_map_sample"),
 	COUNTER(NLRU_MAP_SAMPLE_HIT, 71, "nlru_map_sample_hit"),
+	COUNTER(NLRU_PGMIGRATE_SUCCESS, 72, "pgmigrate_success"),
+	COUNTER(NLRU_PGMIGRATE_FAIL, 73, "pgmigrate_fail"),
 };
 
 /* The tunables by index (nlru_tunable_info), in the order of tunables.h. */
@@ -267,7 +269,7 @@ static const struct {
 	SIZE(struct nlru_shrink_control, 24),
 	SIZE(struct nlru_shrinker_def, 56),
 	SIZE(struct nlru_zone_info, 112),
-	SIZE(struct nlru_vmstat, 960),
+	SIZE(struct nlru_vmstat, 976),
 	SIZE(struct nlru_jemalloc_config, 40),
 	SIZE(struct nlru_jemalloc_stats, 80),
 	OFFSET(struct nlru_config, size, 0),
@@ -338,8 +340,8 @@ static const struct {
 	OFFSET(struct nlru_vmstat, version, 8),
 	OFFSET(struct nlru_vmstat, nr_nodes, 12),
 	OFFSET(struct nlru_vmstat, events, 16),
-	OFFSET(struct nlru_vmstat, zone, 592),
-	OFFSET(struct nlru_vmstat, node, 752),
+	OFFSET(struct nlru_vmstat, zone, 608),
+	OFFSET(struct nlru_vmstat, node, 768),
 	OFFSET(struct nlru_jemalloc_config, size, 0),
 	OFFSET(struct nlru_jemalloc_config, version, 8),
 	OFFSET(struct nlru_jemalloc_config, nid, 12),
