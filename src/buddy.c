@@ -297,6 +297,28 @@ bool unreserve_highatomic_pageblock_zone(struct zone *zone, int migratetype)
 	return false;
 }
 
+int isolate_free_block(struct zone *zone, uint32_t pfn, unsigned long min_free)
+{
+	struct page *pages = zone_pages(zone);
+	unsigned int order;
+
+	if (!page_test(&pages[pfn], PG_buddy))
+		return -1;
+	order = page_order(&pages[pfn]);
+	if (zone_page_state(zone, NLRU_NR_FREE_PAGES) - (1l << order) < (long)min_free)
+		return -1;
+	del_from_free_area(zone, pfn, order);
+	account_taken(zone, order);
+	/* split_page(): every page of the block an order-0 page of its own. */
+	for (uint32_t i = 0; i < 1u << order; i++) {
+		struct page *page = &pages[pfn + i];
+
+		set_page_flags(page, page_flags(page) & (PAGE_NODE_MASK | PAGE_ZONE_MASK));
+		__atomic_store_n(&page->refcount, 1, __ATOMIC_RELEASE);
+	}
+	return (int)order;
+}
+
 /*
  * A block that may go back to the free lists: inside the zone, aligned to its order, of this
  * zone by its flags, neither free already nor on an LRU list, and unused.

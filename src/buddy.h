@@ -68,6 +68,14 @@ void reserve_highatomic_pageblock(struct zone *zone, uint32_t pfn);
 bool unreserve_highatomic_pageblock_zone(struct zone *zone, int migratetype);
 
 /*
+ * isolate_free_block(): compaction's free scanner (__isolate_free_page() and split_page()):
+ * take the free block headed at @pfn off its list, each of its pages then an order-0 page the
+ * caller holds (refcount 1).  Not when that would leave fewer than @min_free free pages.
+ * Returns the block's order, or -1.  Updates NR_FREE_PAGES.
+ */
+int isolate_free_block(struct zone *zone, uint32_t pfn, unsigned long min_free);
+
+/*
  * Creation, zone not locked: every pageblock MIGRATE_MOVABLE (memmap_init_zone()) and every
  * page to the free lists as the largest aligned blocks.  0 or -ENOMEM (the pageblock flags).
  */

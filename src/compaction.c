@@ -1,0 +1,168 @@
+/*
+ * compaction.c - compact_zone() with its migrate and free scanners (Linux 4.8
+ * isolate_migratepages_block(), isolate_freepages_block(), compact_finished()), synchronous.
+ *
+ * The migrate scanner reads page flags without a lock to choose candidates, as Linux's does;
+ * migrate_page() then checks under the owner's and the LRU's locks that the page is what it
+ * seemed, so a page freed or taken meanwhile is only refused.  The free scanner takes whole
+ * free blocks off the buddy lists under zone->lock and splits them into order-0 targets;
+ * those left over at the end go back to the allocator.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "buddy.h"
+#include "compaction.h"
+#include "migrate.h"
+#include "mmzone.h"
+#include "page_alloc.h"
+#include "spinlock.h"
+#include "watermark.h"
+
+/* Targets kept at a time, Linux's COMPACT_CLUSTER_MAX. */
+#define COMPACT_CLUSTER_MAX 32
+
+struct compact_control {
+	struct nlru_engine *eng;
+	struct zone *zone;
+	unsigned int order;
+	uint32_t migrate_pfn; /* the next pageblock the migrate scanner takes */
+	uint32_t free_pfn;    /* the pageblock the free scanner takes next, going down */
+	uint32_t freepages[COMPACT_CLUSTER_MAX + (1u << (MAX_ORDER - 1))];
+	unsigned int nr_freepages;
+	struct compact_stats stats;
+};
+
+/* suitable_migration_target(): free pages are taken from movable pageblocks only. */
+static bool suitable_target(const struct zone *zone, uint32_t block)
+{
+	return get_pfnblock_migratetype(zone, block) == MIGRATE_MOVABLE;
+}
+
+/*
+ * isolate_freepages(): walk down from free_pfn, one pageblock at a time, taking its free
+ * blocks until COMPACT_CLUSTER_MAX targets are held or the scanner reaches the migrate
+ * scanner's pageblock.
+ */
+static void isolate_freepages(struct compact_control *cc)
+{
+	struct zone *zone = cc->zone;
+	struct page *pages = zone->zone_pgdat->pages;
+	unsigned long min_free = min_wmark_pages(zone);
+
+	while (cc->nr_freepages < COMPACT_CLUSTER_MAX && cc->free_pfn > cc->migrate_pfn) {
+		uint32_t block = cc->free_pfn, end = block + pageblock_nr_pages;
+
+		cc->free_pfn = block - pageblock_nr_pages;
+		if (end > zone_end_pfn(zone) || !suitable_target(zone, block))
+			continue;
+		spin_lock(&zone->lock);
+		for (uint32_t pfn = block; pfn < end && cc->nr_freepages < COMPACT_CLUSTER_MAX;) {
+			int order;
+
+			cc->stats.free_scanned++;
+			if (!page_test(&pages[pfn], PG_buddy) ||
+			    (order = isolate_free_block(zone, pfn, min_free)) < 0) {
+				pfn++;
+				continue;
+			}
+			for (uint32_t i = 0; i < 1u << order; i++)
+				cc->freepages[cc->nr_freepages++] = pfn + i;
+			cc->stats.isolated += 1ul << order;
+			pfn += 1u << order;
+		}
+		spin_unlock(&zone->lock);
+		/* A block not scanned to its end is scanned again next time. */
+		if (cc->nr_freepages >= COMPACT_CLUSTER_MAX)
+			cc->free_pfn = block;
+	}
+}
+
+/* compact_finished(): a free block of the order asked for, of any type, exists. */
+static bool compact_finished(const struct zone *zone, unsigned int order)
+{
+	for (unsigned int o = order; o < MAX_ORDER; o++)
+		if (__atomic_load_n(&zone->free_area[o].nr_free, __ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
+/* A page the migrate scanner may try: in use by an owner and on an LRU list, as it looks. */
+static bool migration_candidate(const struct page *page)
+{
+	uint32_t flags = page_flags(page);
+
+	return (flags & (1u << PG_lru)) && !(flags & (1u << PG_buddy)) &&
+	       __atomic_load_n(&page->mapping, __ATOMIC_RELAXED);
+}
+
+/* isolate_migratepages_block() and migrate_pages() for one pageblock.  False: no targets. */
+static bool migrate_block(struct compact_control *cc, uint32_t block)
+{
+	struct pglist_data *pgdat = cc->zone->zone_pgdat;
+	uint32_t end = block + pageblock_nr_pages;
+
+	if (end > zone_end_pfn(cc->zone))
+		end = zone_end_pfn(cc->zone);
+	for (uint32_t pfn = block; pfn < end; pfn++) {
+		struct page *page = &pgdat->pages[pfn];
+
+		cc->stats.migrate_scanned++;
+		if (!migration_candidate(page))
+			continue;
+		if (!cc->nr_freepages)
+			isolate_freepages(cc);
+		if (!cc->nr_freepages)
+			return false;
+		if (migrate_page(cc->eng, page,
+				 &pgdat->pages[cc->freepages[cc->nr_freepages - 1]]) == 0) {
+			cc->nr_freepages--;
+			cc->stats.migrated++;
+		} else {
+			cc->stats.failed++;
+		}
+	}
+	return true;
+}
+
+enum compact_result compact_zone(struct nlru_engine *eng, struct zone *zone, unsigned int order,
+				 struct compact_stats *stats)
+{
+	static struct compact_control zero;
+	struct compact_control *cc = malloc(sizeof(*cc));
+	enum compact_result result = COMPACT_COMPLETE;
+
+	if (!cc)
+		return COMPACT_COMPLETE;
+	*cc = zero;
+	cc->eng = eng;
+	cc->zone = zone;
+	cc->order = order;
+	cc->migrate_pfn = zone->zone_start_pfn;
+	/* The last whole pageblock of the zone. */
+	cc->free_pfn = zone->zone_start_pfn +
+		       ((zone->spanned_pages / pageblock_nr_pages) - 1) * pageblock_nr_pages;
+	if (zone->spanned_pages < pageblock_nr_pages)
+		cc->free_pfn = zone->zone_start_pfn;
+	while (!compact_finished(zone, order)) {
+		uint32_t block = cc->migrate_pfn;
+
+		if (block >= cc->free_pfn + pageblock_nr_pages || block >= zone_end_pfn(zone))
+			break;
+		cc->migrate_pfn = block + pageblock_nr_pages;
+		if (!migrate_block(cc, block))
+			break;
+	}
+	if (compact_finished(zone, order))
+		result = COMPACT_SUCCESS;
+	/* release_freepages(): the targets not used go back. */
+	while (cc->nr_freepages)
+		free_pages_trusted(eng, &zone->zone_pgdat->pages[cc->freepages[--cc->nr_freepages]],
+				   0);
+	if (compact_finished(zone, order))
+		result = COMPACT_SUCCESS;
+	if (stats)
+		*stats = cc->stats;
+	free(cc);
+	return result;
+}

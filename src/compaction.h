@@ -1,0 +1,37 @@
+/*
+ * Compaction (Linux 4.8 mm/compaction.c): move the in-use pages of a zone's low pageblocks
+ * into free pages of its high ones, so that free pages come together into large blocks.
+ */
+#ifndef NODELRU_COMPACTION_H
+#define NODELRU_COMPACTION_H
+
+struct nlru_engine;
+struct zone;
+
+/* compact_zone()'s answer, as 4.8's COMPACT_* values say it. */
+enum compact_result {
+	COMPACT_SUCCESS,  /* a free block of the order asked for exists now */
+	COMPACT_COMPLETE, /* the scanners met without making one */
+};
+
+/* What one compact_zone() did. */
+struct compact_stats {
+	unsigned long migrate_scanned; /* pages the migrate scanner looked at */
+	unsigned long free_scanned;    /* pages the free scanner looked at */
+	unsigned long isolated;        /* free pages taken as targets, pages tried */
+	unsigned long migrated;        /* pages moved */
+	unsigned long failed;          /* pages that could not be moved now */
+};
+
+/*
+ * compact_zone(): the two scanners of 4.8 in their synchronous form: the migrate scanner
+ * walks @zone's pageblocks from the bottom, moving every region and page cache page it finds
+ * (migrate_page()) into free pages the free scanner takes from movable pageblocks walked from
+ * the top, until a free block of @order exists (compact_finished()) or the scanners meet.
+ * Free pages never go below the zone's min watermark.  No lock held; may sleep on the locks
+ * migration takes.  *@stats (may be NULL) says what it did.
+ */
+enum compact_result compact_zone(struct nlru_engine *eng, struct zone *zone, unsigned int order,
+				 struct compact_stats *stats);
+
+#endif /* NODELRU_COMPACTION_H */

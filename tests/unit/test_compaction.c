@@ -1,0 +1,92 @@
+/*
+ * Compaction (compaction.c): a zone fragmented on purpose, region pages every other page, is
+ * compacted until a free block of the largest order exists, with every page's data intact.
+ */
+#include <criterion/criterion.h>
+#include <stdint.h>
+
+#include "anon.h"
+#include "compaction.h"
+#include "helpers.h"
+#include "page_alloc.h"
+
+TestSuite(compaction, .timeout = 120);
+
+/* The largest order with a free block in @zone, or -1. */
+static int largest_free_order(struct zone *zone)
+{
+	for (int o = MAX_ORDER - 1; o >= 0; o--)
+		if (zone->free_area[o].nr_free)
+			return o;
+	return -1;
+}
+
+static void fill(struct nlru_region *region, size_t index, uint64_t value)
+{
+	uint64_t *p;
+
+	cr_assert_eq(nlru_region_pin(region, index, NLRU_PIN_WRITE, (void **)&p), 0);
+	for (size_t i = 0; i < 512; i++)
+		p[i] = value;
+	cr_assert_eq(nlru_region_unpin(region, index), 0);
+}
+
+Test(compaction, a_fragmented_zone_compacts_to_the_largest_order)
+{
+	struct nlru_engine *eng = test_swap_engine(32, 0, false); /* nothing reclaimable */
+	struct zone *normal = &NODE_DATA(eng, 0)->node_zones[ZONE_NORMAL];
+	struct compact_stats stats;
+	struct nlru_region *region;
+	size_t n = 0, cap = 8192;
+	enum compact_result r;
+	int before;
+
+	cr_assert_eq(nlru_region_create(eng, cap, 0, &region), 0);
+	/* Region pages until Normal has no free block of pageblock order left. */
+	while (n < cap && largest_free_order(normal) >= (int)pageblock_order) {
+		fill(region, n, 0x5000 + n);
+		if (++n % 64 == 0)
+			drain_all_pages(eng); /* what the per-CPU lists hold would merge later */
+	}
+	cr_assert_lt(n, cap);
+	drain_all_pages(eng);
+	cr_log_info("%zu pages filled; largest free order %d", n, largest_free_order(normal));
+	/* Every even page of Normal back: half of it free, in single pages. */
+	for (size_t i = 0; i < n; i++) {
+		struct page *page = region_page(region, i);
+
+		if (page && page_zonenum(page) == ZONE_NORMAL &&
+		    page_to_pfn(NODE_DATA(eng, 0), page) % 2 == 0)
+			cr_assert_eq(nlru_region_discard(region, i), 0);
+	}
+	drain_all_pages(eng);
+	before = largest_free_order(normal);
+	cr_assert_lt(before, MAX_ORDER - 1, "fragmented: order %d free", before);
+
+	r = compact_zone(eng, normal, MAX_ORDER - 1, &stats);
+	cr_log_info("before %d after %d: %lu migrate scanned, %lu free scanned, %lu isolated, "
+		    "%lu migrated, %lu failed",
+		    before, largest_free_order(normal), stats.migrate_scanned, stats.free_scanned,
+		    stats.isolated, stats.migrated, stats.failed);
+	cr_expect_eq(r, COMPACT_SUCCESS);
+	cr_expect_eq(largest_free_order(normal), MAX_ORDER - 1);
+	cr_expect_gt(stats.migrated, 0);
+	cr_expect_eq(vmstat_value(eng, "pgmigrate_success"), (int64_t)stats.migrated);
+
+	/* Every page left holds its data. */
+	for (size_t i = 0; i < n; i++) {
+		uint64_t *p;
+
+		if (!region_page(region, i) && region_swap_slot(region, i) < 0)
+			continue;
+		cr_assert_eq(nlru_region_pin(region, i, 0, (void **)&p), 0);
+		cr_expect_eq(p[0], 0x5000 + i, "page %zu", i);
+		cr_expect_eq(p[511], 0x5000 + i, "page %zu", i);
+		cr_assert_eq(nlru_region_unpin(region, i), 0);
+	}
+	check_free_lists(eng);
+	check_lru_invariants(eng, true);
+	cr_assert_eq(nlru_region_destroy(region), 0);
+	check_pages_accounted(eng, 0);
+	destroy_engine(eng);
+}
