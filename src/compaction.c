@@ -17,7 +17,50 @@
 #include "mmzone.h"
 #include "page_alloc.h"
 #include "spinlock.h"
+#include "vmstat.h"
 #include "watermark.h"
+
+/* The longest deferral: 1 << COMPACT_MAX_DEFER_SHIFT requests. */
+#define COMPACT_MAX_DEFER_SHIFT 6
+
+void defer_compaction(struct zone *zone, unsigned int order)
+{
+	unsigned int shift = __atomic_load_n(&zone->compact_defer_shift, __ATOMIC_RELAXED);
+
+	__atomic_store_n(&zone->compact_considered, 0, __ATOMIC_RELAXED);
+	if (shift < COMPACT_MAX_DEFER_SHIFT)
+		__atomic_store_n(&zone->compact_defer_shift, shift + 1, __ATOMIC_RELAXED);
+	if ((int)order < __atomic_load_n(&zone->compact_order_failed, __ATOMIC_RELAXED))
+		__atomic_store_n(&zone->compact_order_failed, (int)order, __ATOMIC_RELAXED);
+}
+
+bool compaction_deferred(struct zone *zone, unsigned int order)
+{
+	unsigned long defer_limit =
+		1ul << __atomic_load_n(&zone->compact_defer_shift, __ATOMIC_RELAXED);
+
+	if ((int)order < __atomic_load_n(&zone->compact_order_failed, __ATOMIC_RELAXED))
+		return false;
+	/* Avoid possible overflow, as 4.8 does. */
+	if (__atomic_add_fetch(&zone->compact_considered, 1, __ATOMIC_RELAXED) > defer_limit)
+		__atomic_store_n(&zone->compact_considered, (unsigned int)defer_limit,
+				 __ATOMIC_RELAXED);
+	return __atomic_load_n(&zone->compact_considered, __ATOMIC_RELAXED) < defer_limit;
+}
+
+void compaction_defer_reset(struct zone *zone, unsigned int order)
+{
+	__atomic_store_n(&zone->compact_considered, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&zone->compact_defer_shift, 0, __ATOMIC_RELAXED);
+	if ((int)order >= __atomic_load_n(&zone->compact_order_failed, __ATOMIC_RELAXED))
+		__atomic_store_n(&zone->compact_order_failed, (int)order + 1, __ATOMIC_RELAXED);
+}
+
+bool compaction_suitable(struct zone *zone, unsigned int order)
+{
+	return zone_page_state(zone, NLRU_NR_FREE_PAGES) >=
+	       (long)(low_wmark_pages(zone) + (2ul << order));
+}
 
 /* Targets kept at a time, Linux's COMPACT_CLUSTER_MAX. */
 #define COMPACT_CLUSTER_MAX 32
@@ -161,6 +204,9 @@ enum compact_result compact_zone(struct nlru_engine *eng, struct zone *zone, uns
 				   0);
 	if (compact_finished(zone, order))
 		result = COMPACT_SUCCESS;
+	count_vm_events(eng, NLRU_COMPACT_MIGRATE_SCANNED, cc->stats.migrate_scanned);
+	count_vm_events(eng, NLRU_COMPACT_FREE_SCANNED, cc->stats.free_scanned);
+	count_vm_events(eng, NLRU_COMPACT_ISOLATED, cc->stats.isolated);
 	if (stats)
 		*stats = cc->stats;
 	free(cc);

@@ -5,6 +5,8 @@
 #ifndef NODELRU_COMPACTION_H
 #define NODELRU_COMPACTION_H
 
+#include <stdbool.h>
+
 struct nlru_engine;
 struct zone;
 
@@ -33,5 +35,19 @@ struct compact_stats {
  */
 enum compact_result compact_zone(struct nlru_engine *eng, struct zone *zone, unsigned int order,
 				 struct compact_stats *stats);
+
+/*
+ * Deferred compaction (4.8's defer_compaction(), compaction_deferred(),
+ * compaction_defer_reset()): after compaction of @zone failed for an order, the next 1, 2, 4
+ * ... 64 requests of that order or more pass the zone by; a success resets the count.
+ */
+void defer_compaction(struct zone *zone, unsigned int order);
+bool compaction_deferred(struct zone *zone, unsigned int order);
+void compaction_defer_reset(struct zone *zone, unsigned int order);
+/*
+ * compaction_suitable()'s order-0 test: enough free pages above the low watermark to hold
+ * the block and the targets of the pages moved for it (2^(order+1)), else reclaim first.
+ */
+bool compaction_suitable(struct zone *zone, unsigned int order);
 
 #endif /* NODELRU_COMPACTION_H */

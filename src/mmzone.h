@@ -240,6 +240,10 @@ struct zone {
 	struct free_area free_area[MAX_ORDER];
 	/* Pages in MIGRATE_HIGHATOMIC pageblocks; read without the lock by watermark checks. */
 	unsigned long nr_reserved_highatomic;
+	/* Deferred compaction (compaction.c), read and written racily as in Linux: atomics. */
+	unsigned int compact_considered;
+	unsigned int compact_defer_shift;
+	int compact_order_failed;
 
 	_Atomic long vm_stat[NR_VM_ZONE_STAT_ITEMS] __cacheline_aligned;
 	/* numa_miss and numa_other of order-0 allocations: numa_hit and numa_local are the

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "buddy.h"
+#include "compaction.h"
 #include "current.h"
 #include "gfp.h"
 #include "page_alloc.h"
@@ -350,6 +351,44 @@ static void unreserve_highatomic_pageblock(const struct alloc_context *ac)
 			return;
 }
 
+/*
+ * __alloc_pages_direct_compact(): compact the zones the request may use, in zonelist order,
+ * each unless compaction is deferred there or it lacks the free pages to compact with, and
+ * allocate once one has a block of @order (compact_stall, compact_success, compact_fail).
+ */
+static struct page *alloc_pages_direct_compact(struct nlru_engine *eng, unsigned int order,
+					       unsigned int alloc_flags,
+					       const struct alloc_context *ac)
+{
+	struct zoneref *z = ac->zonelist->_zonerefs;
+	struct page *page = NULL;
+	bool stalled = false;
+	struct zone *zone;
+
+	if (!order || (current_flags & PF_MEMALLOC))
+		return NULL;
+	for_next_zone_zonelist(zone, z, ac->high_zoneidx) {
+		if (!managed_zone(zone) || compaction_deferred(zone, order) ||
+		    !compaction_suitable(zone, order))
+			continue;
+		if (!stalled)
+			count_vm_event(eng, NLRU_COMPACT_STALL);
+		stalled = true;
+		if (compact_zone(eng, zone, order, NULL) == COMPACT_SUCCESS) {
+			page = get_page_counted(eng, order, alloc_flags, ac);
+			if (page) {
+				compaction_defer_reset(zone, order);
+				count_vm_event(eng, NLRU_COMPACT_SUCCESS);
+				return page;
+			}
+		}
+		defer_compaction(zone, order);
+	}
+	if (stalled)
+		count_vm_event(eng, NLRU_COMPACT_FAIL);
+	return NULL;
+}
+
 static struct page *alloc_pages_direct_reclaim(struct nlru_engine *eng, unsigned int gfp,
 					       unsigned int order, unsigned int alloc_flags,
 					       const struct alloc_context *ac,
@@ -490,6 +529,10 @@ static __cold_noinline struct page *alloc_pages_slowpath(struct nlru_engine *eng
 	if (gfp & NLRU_GFP_KSWAPD_RECLAIM)
 		wake_all_kswapds(eng, order, ac);
 	page = get_page_counted(eng, order, alloc_flags, ac);
+	/* Costly orders, and high orders that are not movable, compact before reclaiming. */
+	if (!page && can_direct_reclaim &&
+	    (order > PAGE_ALLOC_COSTLY_ORDER || (order && ac->migratetype != MIGRATE_MOVABLE)))
+		page = alloc_pages_direct_compact(eng, order, alloc_flags, ac);
 	for (int round = 0; !page && round < MAX_SLOWPATH_ROUNDS; round++) {
 		rep.rounds = round + 1;
 		if (round)
@@ -505,6 +548,9 @@ static __cold_noinline struct page *alloc_pages_slowpath(struct nlru_engine *eng
 		page = alloc_pages_direct_reclaim(eng, gfp, order, alloc_flags, ac, &progress);
 		rep.reclaims++;
 		rep.reclaimed += progress;
+		/* What reclaim freed, brought together. */
+		if (!page)
+			page = alloc_pages_direct_compact(eng, order, alloc_flags, ac);
 		if (page || (gfp & NLRU_GFP_NORETRY) || order > PAGE_ALLOC_COSTLY_ORDER)
 			break;
 		no_progress_loops = progress ? 0 : no_progress_loops + 1;

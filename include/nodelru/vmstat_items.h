@@ -87,8 +87,8 @@
 	X(NR_WRITTEN, 25, "nr_written", "pages written since start")
 
 /*
- * Event counters (Linux 4.8 enum vm_event_item, without the THP, compaction, NUMA-balancing,
- * hugetlb and balloon groups: the engine models none of them).
+ * Event counters (Linux 4.8 enum vm_event_item, without the THP, NUMA-balancing, hugetlb and
+ * balloon groups, which the engine does not model, nor compact_daemon_wake).
  *
  *   GLOBAL(name, value, text, help)     one counter
  *   ZONED(name, value, text, help)      one counter per zone type: text_dma, text_dma32, ...,
@@ -135,6 +135,14 @@
 	GLOBAL(DROP_SLAB, 52, "drop_slab", "slab drops requested")                                 \
 	GLOBAL(PGMIGRATE_SUCCESS, 72, "pgmigrate_success", "pages migrated")                       \
 	GLOBAL(PGMIGRATE_FAIL, 73, "pgmigrate_fail", "page migrations refused: the page was busy") \
+	GLOBAL(COMPACT_MIGRATE_SCANNED, 74, "compact_migrate_scanned",                             \
+	       "pages the compaction migrate scanner looked at")                                   \
+	GLOBAL(COMPACT_FREE_SCANNED, 75, "compact_free_scanned",                                   \
+	       "pages the compaction free scanner looked at")                                      \
+	GLOBAL(COMPACT_ISOLATED, 76, "compact_isolated", "free pages compaction took as targets")  \
+	GLOBAL(COMPACT_STALL, 77, "compact_stall", "direct compaction entries")                    \
+	GLOBAL(COMPACT_FAIL, 78, "compact_fail", "direct compactions that did not get the page")   \
+	GLOBAL(COMPACT_SUCCESS, 79, "compact_success", "direct compactions that got the page")     \
 	GLOBAL(UNEVICTABLE_PGCULLED, 53, "unevictable_pgs_culled",                                 \
 	       "pages moved to the unevictable list")                                              \
 	GLOBAL(UNEVICTABLE_PGSCANNED, 54, "unevictable_pgs_scanned", "unevictable pages scanned")  \

@@ -217,6 +217,12 @@ static const struct counter event_counters[] = {
 	COUNTER(NLRU_MAP_SAMPLE_HIT, 71, "nlru_map_sample_hit"),
 	COUNTER(NLRU_PGMIGRATE_SUCCESS, 72, "pgmigrate_success"),
 	COUNTER(NLRU_PGMIGRATE_FAIL, 73, "pgmigrate_fail"),
+	COUNTER(NLRU_COMPACT_MIGRATE_SCANNED, 74, "compact_migrate_scanned"),
+	COUNTER(NLRU_COMPACT_FREE_SCANNED, 75, "compact_free_scanned"),
+	COUNTER(NLRU_COMPACT_ISOLATED, 76, "compact_isolated"),
+	COUNTER(NLRU_COMPACT_STALL, 77, "compact_stall"),
+	COUNTER(NLRU_COMPACT_FAIL, 78, "compact_fail"),
+	COUNTER(NLRU_COMPACT_SUCCESS, 79, "compact_success"),
 };
 
 /* The tunables by index (nlru_tunable_info), in the order of tunables.h. */
@@ -269,7 +275,7 @@ static const struct {
 	SIZE(struct nlru_shrink_control, 24),
 	SIZE(struct nlru_shrinker_def, 56),
 	SIZE(struct nlru_zone_info, 112),
-	SIZE(struct nlru_vmstat, 976),
+	SIZE(struct nlru_vmstat, 1024),
 	SIZE(struct nlru_jemalloc_config, 40),
 	SIZE(struct nlru_jemalloc_stats, 80),
 	OFFSET(struct nlru_config, size, 0),
@@ -340,8 +346,8 @@ static const struct {
 	OFFSET(struct nlru_vmstat, version, 8),
 	OFFSET(struct nlru_vmstat, nr_nodes, 12),
 	OFFSET(struct nlru_vmstat, events, 16),
-	OFFSET(struct nlru_vmstat, zone, 608),
-	OFFSET(struct nlru_vmstat, node, 768),
+	OFFSET(struct nlru_vmstat, zone, 656),
+	OFFSET(struct nlru_vmstat, node, 816),
 	OFFSET(struct nlru_jemalloc_config, size, 0),
 	OFFSET(struct nlru_jemalloc_config, version, 8),
 	OFFSET(struct nlru_jemalloc_config, nid, 12),

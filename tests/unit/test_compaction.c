@@ -90,3 +90,60 @@ Test(compaction, a_fragmented_zone_compacts_to_the_largest_order)
 	check_pages_accounted(eng, 0);
 	destroy_engine(eng);
 }
+
+/*
+ * Direct compaction: in an engine with one zone, fragmented the same way and with nothing
+ * reclaimable, an unmovable order-10 request is served by compacting, and counted.
+ */
+Test(compaction, the_slow_path_compacts_for_a_high_order_request)
+{
+	struct nlru_engine *eng;
+	struct nlru_config cfg;
+	struct zone *normal;
+	struct nlru_region *region;
+	size_t n = 0, cap = 8192;
+	void *addr;
+
+	test_config(&cfg, 32, NULL);
+	cfg.dma32_pct = 0;
+	cfg.swap_mib = 0;
+	cfg.kswapd = false;
+	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "%s", test_log_last);
+	normal = &NODE_DATA(eng, 0)->node_zones[ZONE_NORMAL];
+	cr_assert_eq(nlru_region_create(eng, cap, 0, &region), 0);
+	while (n < cap && largest_free_order(normal) >= (int)pageblock_order) {
+		fill(region, n, n);
+		if (++n % 64 == 0)
+			drain_all_pages(eng);
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct page *page = region_page(region, i);
+
+		if (page && page_to_pfn(NODE_DATA(eng, 0), page) % 2 == 0)
+			cr_assert_eq(nlru_region_discard(region, i), 0);
+	}
+	drain_all_pages(eng);
+	cr_assert_lt(largest_free_order(normal), MAX_ORDER - 1);
+	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, MAX_ORDER - 1, 0, &addr), 0, "%s",
+		     test_log_last);
+	cr_expect_geq(vmstat_value(eng, "compact_stall"), 1);
+	cr_expect_eq(vmstat_value(eng, "compact_success"), 1);
+	cr_expect_gt(vmstat_value(eng, "compact_migrate_scanned"), 0);
+	cr_expect_gt(vmstat_value(eng, "compact_free_scanned"), 0);
+	cr_expect_gt(vmstat_value(eng, "compact_isolated"), 0);
+	cr_expect_gt(vmstat_value(eng, "pgmigrate_success"), 0);
+	cr_assert_eq(nlru_free_pages(eng, addr, MAX_ORDER - 1), 0);
+	for (size_t i = 1; i < n; i++) {
+		uint64_t *p;
+
+		if (!region_page(region, i))
+			continue;
+		cr_assert_eq(nlru_region_pin(region, i, 0, (void **)&p), 0);
+		cr_expect_eq(p[0], i, "page %zu", i);
+		cr_assert_eq(nlru_region_unpin(region, i), 0);
+	}
+	check_free_lists(eng);
+	cr_assert_eq(nlru_region_destroy(region), 0);
+	check_pages_accounted(eng, 0);
+	destroy_engine(eng);
+}

@@ -99,7 +99,9 @@ Test(vmstat, names_and_order_are_linux_4_8)
 		{"pgrefill", "pgsteal_kswapd", "pgsteal_direct", "pgscan_kswapd", "pgscan_direct",
 		 "pgscan_direct_throttle", "zone_reclaim_failed", "pginodesteal"},
 		{"kswapd_high_wmark_hit_quickly", "pageoutrun", "pgrotated", "drop_pagecache",
-		 "drop_slab", "pgmigrate_success", "pgmigrate_fail", "unevictable_pgs_culled"},
+		 "drop_slab", "pgmigrate_success", "pgmigrate_fail", "compact_migrate_scanned"},
+		{"compact_migrate_scanned", "compact_free_scanned", "compact_isolated",
+		 "compact_stall", "compact_fail", "compact_success", "unevictable_pgs_culled"},
 	};
 
 	capture(&d, nlru_vmstat_dump, eng);
@@ -143,7 +145,9 @@ Test(vmstat, names_and_order_are_linux_4_7_in_zone_mode)
 		 "pginodesteal", "slabs_scanned", "kswapd_inodesteal",
 		 "kswapd_low_wmark_hit_quickly", "kswapd_high_wmark_hit_quickly", "pageoutrun"},
 		{"pageoutrun", "allocstall", "pgrotated", "drop_pagecache", "drop_slab",
-		 "pgmigrate_success", "pgmigrate_fail", "unevictable_pgs_culled"},
+		 "pgmigrate_success", "pgmigrate_fail", "compact_migrate_scanned"},
+		{"compact_migrate_scanned", "compact_free_scanned", "compact_isolated",
+		 "compact_stall", "compact_fail", "compact_success", "unevictable_pgs_culled"},
 	};
 
 	capture(&d, nlru_vmstat_dump, eng);
