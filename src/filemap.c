@@ -317,6 +317,30 @@ static int open_regular_file(struct nlru_engine *eng, struct nlru_file *file, co
 	return 0;
 }
 
+/*
+ * The largest size the file system lets @fd's file have (Linux's s_maxbytes: 2^44 - 4096 on
+ * ext4, 2^63 - 1 on XFS or tmpfs), and no more than the cache holds.  No call tells it, but
+ * lseek() refuses an offset past it (vfs_setpos() in fs/read_write.c: -EINVAL) and takes any
+ * up to it, so a binary search finds it; the file's offset is unused (I/O is positioned).
+ */
+static uint64_t file_max_bytes(int fd)
+{
+	uint64_t lo = 0, hi = MAX_FILE_BYTES; /* lseek takes lo; hi is the most asked for */
+
+	if (lseek(fd, (off_t)hi, SEEK_SET) == (off_t)hi)
+		return hi;
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (lseek(fd, (off_t)mid, SEEK_SET) == (off_t)mid)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	lseek(fd, 0, SEEK_SET);
+	return lo;
+}
+
 /* The state of a file just opened with @flags, whose fstat() is @st. */
 static void file_init(struct nlru_file *file, struct nlru_engine *eng, int nid, int flags,
 		      const struct stat *st)
@@ -328,6 +352,7 @@ static void file_init(struct nlru_file *file, struct nlru_engine *eng, int nid, 
 	file->size = (uint64_t)st->st_size;
 	file->dev = st->st_dev;
 	file->ino = st->st_ino;
+	file->max_bytes = file_max_bytes(file->fd);
 	file->ra_next = UINT32_MAX;
 	spin_lock_init(&file->lock, LOCK_FILE, &eng->log);
 }
@@ -441,6 +466,49 @@ int nlru_file_close(struct nlru_file *file)
 	rwlock_unlock(&eng->owners->lock);
 	file_free(file);
 	return 0;
+}
+
+long nlru_file_discard(struct nlru_file *file)
+{
+	struct nlru_engine *eng;
+	uint32_t keys[WALK_BATCH], cursor = 0;
+	uint64_t values[WALK_BATCH];
+	long discarded = 0;
+
+	if (!file)
+		return -EINVAL;
+	eng = file->eng;
+	/* With the owners write-locked no writeback of the file starts: wait for those that
+	 * did, so that every dirty page is dirty and none is under writeback. */
+	rwlock_wrlock(&eng->owners->lock);
+	wait_var_zero(&file->inflight);
+	spin_lock(&file->lock);
+	do {
+		uint32_t got = pageindex_walk(&file->idx, &cursor, keys, values, WALK_BATCH);
+
+		for (uint32_t i = 0; i < got; i++) {
+			struct page *page;
+
+			if ((values[i] & SLOT_TAG_MASK) != SLOT_PAGE)
+				continue;
+			page = slot_page(eng, values[i]);
+			if (!page_test(page, PG_dirty))
+				continue;
+			discard_dirty_page(file, page);
+			discarded++;
+		}
+	} while (cursor);
+	/* The data is lost: the next fsync says so, once, if no error is pending already. */
+	if (discarded && !file->wb_err)
+		file->wb_err = file->wb_failing ? file->wb_failing : EIO;
+	file->wb_failing = 0;
+	spin_unlock(&file->lock);
+	rwlock_unlock(&eng->owners->lock);
+	if (discarded)
+		log_warn(&eng->log,
+			 "discard of %s: %ld dirty page(s) given up, their data not written",
+			 file->path, discarded);
+	return discarded;
 }
 
 bool filemap_remove_page(struct nlru_engine *eng, struct page *page)

@@ -43,14 +43,16 @@ struct nlru_file {
 	struct spinlock lock; /* protects idx, size, ra_next, and dirty/writeback of its pages */
 	struct pageindex idx;
 	uint64_t size;
-	uint32_t ra_next;   /* the page a sequential reader reads next */
-	uint32_t ra_end;    /* the page after the last readahead window (file_ra_state's end) */
-	uint32_t wb_index;  /* where the flusher's next writeback starts (writeback_index) */
-	int wb_err;         /* first writeback error not yet reported by fsync (errno) */
-	int wb_last_err;    /* the latest writeback error (errno), for a flush that saw it happen */
-	int wb_failing;     /* errno of the latest write if it failed, 0 once one succeeded */
-	long pins;          /* pinned pages (each pin counted): close waits for none */
-	uint32_t inflight;  /* bios of this file not yet ended (atomic): close waits for none */
+	uint64_t
+		max_bytes; /* the file system's largest file, at most MAX_FILE_BYTES (s_maxbytes) */
+	uint32_t ra_next;  /* the page a sequential reader reads next */
+	uint32_t ra_end;   /* the page after the last readahead window (file_ra_state's end) */
+	uint32_t wb_index; /* where the flusher's next writeback starts (writeback_index) */
+	int wb_err;        /* first writeback error not yet reported by fsync (errno) */
+	int wb_last_err;   /* the latest writeback error (errno), for a flush that saw it happen */
+	int wb_failing;    /* errno of the latest write if it failed, 0 once one succeeded */
+	long pins;         /* pinned pages (each pin counted): close waits for none */
+	uint32_t inflight; /* bios of this file not yet ended (atomic): close waits for none */
 	uint32_t wb_errors; /* writes that failed so far (atomic): a flush compares before/after */
 	long nr_dirty;      /* PG_dirty pages: the file is on the flusher's list while any */
 	struct dirty_link dirty_link;
@@ -127,6 +129,7 @@ void truncate_cache(struct nlru_file *file);
 
 /* filemap_writeback.c, where each is described. */
 void set_page_dirty(struct nlru_file *file, struct page *page);
+void discard_dirty_page(struct nlru_file *file, struct page *page);
 int writeback_pages(struct nlru_file *file, long nr, long *written);
 int balance_dirty_pages_ratelimited(struct nlru_file *file, unsigned long pages);
 int dirty_share_error(struct nlru_file *file);

@@ -14,7 +14,8 @@
  * so two writers of one page take turns; readers do not take it.  Writers
  * pause at the dirty limit (balance_dirty_pages_ratelimited) between runs, with no lock held.
  *
- * Not done: appends (O_APPEND is refused at open), writes past 16 TiB (-EFBIG: page offsets
+ * Not done: appends (O_APPEND is refused at open), writes past the file system's largest
+ * file or 16 TiB (-EFBIG; one that would end there is cut short, as in Linux; page offsets
  * are 32-bit), and a copy_range shortcut below the cache (reflinks, server-side copies): the
  * source's pages are read into the cache and copied into the destination's.
  */
@@ -26,10 +27,16 @@
 #include "lru.h"
 #include "page_alloc.h"
 
-/* A write of @len bytes at @offset would end past the largest file the cache holds. */
-static bool past_max_file(uint64_t offset, size_t len)
+/*
+ * generic_write_checks(): a write at or past the largest file the file system allows (and
+ * the cache holds) is refused (true); one that would end past it is cut short there (*@len).
+ */
+static bool past_max_file(const struct nlru_file *file, uint64_t offset, size_t *len)
 {
-	return offset > MAX_FILE_BYTES || len > MAX_FILE_BYTES - offset;
+	if (offset >= file->max_bytes)
+		return *len != 0;
+	*len = (size_t)MIN((uint64_t)*len, file->max_bytes - offset);
+	return false;
 }
 
 /*
@@ -218,9 +225,12 @@ long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len, uint6
 		log_err(&file->eng->log, "write to %s, which is open read-only", file->path);
 		return -EBADF;
 	}
-	if (past_max_file(offset, len)) {
+	if (past_max_file(file, offset, &len)) {
 		log_err(&file->eng->log,
-			"write to %s past 16 TiB, the largest file the cache holds", file->path);
+			"write to %s at %llu: files there end at %llu bytes (the file system's "
+			"limit, and at most 16 TiB, what the cache holds)",
+			file->path, (unsigned long long)offset,
+			(unsigned long long)file->max_bytes);
 		return -EFBIG;
 	}
 	err = len ? dirty_share_error(file) : 0;
@@ -296,8 +306,10 @@ long nlru_file_copy_range(struct nlru_file *in, uint64_t in_offset, struct nlru_
 		return bad_copy(in, out, -EXDEV, "the files are in different engines");
 	if (in == out && in_offset < out_offset + len && out_offset < in_offset + len)
 		return bad_copy(in, out, -EINVAL, "the ranges overlap");
-	if (past_max_file(out_offset, len))
-		return bad_copy(in, out, -EFBIG, "past 16 TiB, the largest file the cache holds");
+	if (past_max_file(out, out_offset, &len))
+		return bad_copy(in, out, -EFBIG,
+				"past the largest file the destination's file system allows "
+				"(and at most 16 TiB, what the cache holds)");
 	len = within_max_file(in_offset, len);
 	err = len ? dirty_share_error(out) : 0;
 	if (err)

@@ -69,6 +69,21 @@ static void clear_page_dirty_for_io(struct nlru_file *file, struct page *page)
 		flusher_file_cleaned(file->eng, &file->dirty_link);
 }
 
+/*
+ * Give up on @page's data: clean it without writing it (discard_dirty_pages); file locked and
+ * nothing of the file in flight.  Linux's end_page_writeback() after a failed write, with
+ * the error recorded in the mapping, leaves a page the same way: clean and uptodate.
+ */
+void discard_dirty_page(struct nlru_file *file, struct page *page)
+{
+	CHECK_CHEAP(&file->eng->log, page_test(page, PG_dirty) && !page_test(page, PG_writeback));
+	CHECK_FULL(&file->eng->log, witness_holds(LOCK_FILE));
+	page_clear(page, PG_dirty);
+	account_dirtied(file->eng, page, -1);
+	if (!--file->nr_dirty)
+		flusher_file_cleaned(file->eng, &file->dirty_link);
+}
+
 #define MAX_RUN 64 /* pages per writeback I/O: 256 KiB */
 
 /* Writeback ended for @page: the counters, and the data back to dirty on @err.  Locked. */

@@ -458,8 +458,10 @@ NLRU_API int nlru_file_open(struct nlru_engine *eng, const char *path, int flags
  * pread(2) / pwrite(2) through the cache: any offset and length.  Return the bytes moved
  * (short at end of file for reads, and none from 16 TiB on), or -errno: -ENOMEM when no page
  * could be had, -EIO when reading the file failed, -EBADF reading a file opened write-only or
- * writing one opened read-only, -EFBIG writing past 16 TiB, the largest file the cache holds
- * (page offsets are 32-bit), -EINVAL.
+ * writing one opened read-only, -EFBIG writing at or past the largest file the file system
+ * allows (its s_maxbytes: 2^44 - 4096 on ext4), or 16 TiB, the largest the cache holds (page
+ * offsets are 32-bit): a write that would end past that limit is cut short there, as
+ * generic_write_checks() cuts it; -EINVAL.
  * May reclaim in the calling thread.  A writer over the dirty limit pauses until the flusher
  * brings the engine back under it (with no flusher, it writes back pages of its file itself).
  * While the file's writeback fails (a full disk: -ENOSPC; a failing one: -EIO) and the file
@@ -477,7 +479,7 @@ NLRU_API long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t l
  * makes through the kernel).  @in and @out may be the same file if the ranges do not overlap.
  * Returns the bytes copied (short at the end of @in), or -errno: -EBADF when @in is open
  * write-only or @out read-only, -EXDEV for files of two engines, -EINVAL for overlapping
- * ranges, -EFBIG past the largest file the cache holds (16 TiB), and the errors of
+ * ranges, -EFBIG past the largest file @out may have (as nlru_file_pwrite()), and the errors of
  * nlru_file_pread() and nlru_file_pwrite().  Reads and dirties pages as they do.
  */
 NLRU_API long nlru_file_copy_range(struct nlru_file *in, uint64_t in_offset, struct nlru_file *out,
@@ -514,9 +516,24 @@ NLRU_API int nlru_file_fsync(struct nlru_file *file);
 /*
  * Flush, drop the file's pages and close it.  If writing back fails, returns -EIO naming the
  * file and keeps it open with its dirty pages, so nothing is lost; call again to retry.
- * -EBUSY, with nothing done, while a page of the file is pinned.
+ * -EBUSY, with nothing done, while a page of the file is pinned.  A file whose writes cannot
+ * succeed (a full disk, a file system remounted read-only, a file past its size limit) closes
+ * after nlru_file_discard(); so does an engine left with it open.
  */
 NLRU_API int nlru_file_close(struct nlru_file *file);
+/*
+ * nlru_file_discard - give up on the file's dirty pages: mark every one clean without
+ * writing it, so that nlru_file_close() and nlru_engine_destroy() succeed where writing
+ * back fails for good.  What Linux does to a page whose write failed (end_page_writeback()
+ * with the error recorded in the mapping), done here only when asked, since the engine
+ * otherwise keeps the data dirty to be written again: the pages stay in the cache, clean, so
+ * reads see the discarded data until reclaim or close drops them, while the file on disk
+ * keeps what the last successful writes left there.  The next nlru_file_fsync() reports the
+ * loss once: the latest write error, -EIO if none failed, unless an error is pending already.
+ * Waits for the file's writes in flight.  Pages written while it runs may stay dirty.
+ * Returns the number of pages discarded (logged when not 0); -EINVAL for a NULL @file.
+ */
+NLRU_API long nlru_file_discard(struct nlru_file *file);
 
 /*
  * Shrinkers: caches the engine does not keep on its LRU lists (a user's object caches, slabs)

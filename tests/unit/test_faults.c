@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "filemap.h"
 #include "helpers.h"
@@ -144,4 +145,79 @@ Test(faults, a_file_on_a_full_disk_gets_its_error_and_others_go_on)
 	cr_assert_eq(nlru_file_close(full), 0);
 	cr_assert_eq(nlru_file_close(ok), 0);
 	destroy_engine(eng);
+}
+
+/* The largest offset lseek() takes on @fd: the file system's largest file (s_maxbytes). */
+static uint64_t lseek_max(int fd)
+{
+	uint64_t lo = 0, hi = (uint64_t)INT64_MAX;
+
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (lseek(fd, (off_t)mid, SEEK_SET) == (off_t)mid)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * A write at the file system's largest size is refused when it is made, -EFBIG (ext4: 2^44
+ * - 4096, below the cache's 16 TiB), and one that would end past it is cut short, as
+ * generic_write_checks() does: writeback never meets an EFBIG it could not get rid of.
+ */
+Test(faults, a_write_past_the_file_systems_limit_is_refused_at_once)
+{
+	struct nlru_engine *eng = quiet_engine(0);
+	struct nlru_file *f;
+	uint64_t max;
+	int fd;
+
+	fd = open(test_path("big"), O_RDWR | O_CREAT | O_TRUNC, 0600);
+	cr_assert_geq(fd, 0);
+	max = lseek_max(fd);
+	close(fd);
+	max = max < 1ull << 44 ? max : 1ull << 44;
+	cr_assert_eq(nlru_file_open(eng, test_path("big"), O_RDWR, 0, 0, &f), 0);
+	cr_expect_eq(nlru_file_pwrite(f, "x", 1, max), -EFBIG, "at %llu", (unsigned long long)max);
+	cr_expect(strstr(test_log_last, "big"), "%s", test_log_last);
+	cr_expect_eq(nlru_file_pwrite(f, "xy", 2, max - 1), 1, "cut short at the limit");
+	cr_expect_eq(nlru_file_fsync(f), 0);
+	cr_assert_eq(nlru_file_close(f), 0);
+	cr_expect_eq(file_size(test_path("big")), max);
+	destroy_engine(eng);
+}
+
+/*
+ * A file whose writes fail for good cannot be closed, nor its engine destroyed, until its
+ * dirty pages are given up with nlru_file_discard(): then fsync reports the loss once, and
+ * close and destroy succeed.
+ */
+Test(faults, discarding_a_files_dirty_pages_lets_close_and_destroy_finish)
+{
+	struct nlru_engine *eng = quiet_engine(0);
+	struct nlru_file *f, *left;
+
+	cr_assert_eq(nlru_file_open(eng, test_path("f"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f),
+		     0);
+	cr_assert_eq(
+		nlru_file_open(eng, test_path("left"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &left),
+		0);
+	dirty_apart(f, 20);
+	dirty_apart(left, 8);
+	filemap_inject_write_errors(f, EIO, 1 << 30);
+	filemap_inject_write_errors(left, ENOSPC, 1 << 30);
+	cr_expect_eq(nlru_file_close(f), -EIO);
+	cr_expect_eq(nlru_file_close(f), -EIO, "the error is permanent");
+	cr_expect_eq(nlru_engine_destroy(eng), -EIO);
+	cr_expect_eq(nlru_file_discard(f), 10);
+	cr_expect(strstr(test_log_last, "10 dirty page"), "%s", test_log_last);
+	cr_expect_eq(nlru_file_discard(f), 0, "nothing more to give up");
+	cr_expect_eq(nlru_file_fsync(f), -EIO, "the loss is reported");
+	cr_expect_eq(nlru_file_fsync(f), 0, "once");
+	cr_assert_eq(nlru_file_close(f), 0);
+	cr_expect_eq(nlru_file_discard(left), 4);
+	destroy_engine(eng); /* closes "left" */
 }
