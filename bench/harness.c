@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -180,6 +181,14 @@ int harness_engine(const struct harness_opts *o, enum nlru_mode mode, const char
 	if (r)
 		fprintf(stderr, "engine (%s): %s\n", harness_mode_column(mode), strerror(-r));
 	return r;
+}
+
+void harness_print_user_sets(const struct harness_opts *h)
+{
+	if (h->nr_sets)
+		printf(", then --set");
+	for (int i = 0; i < h->nr_sets; i++)
+		printf(" %s", h->sets[i]);
 }
 
 const char *harness_mode_column(enum nlru_mode mode)

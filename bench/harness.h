@@ -78,6 +78,12 @@ const char *harness_mode_column(enum nlru_mode mode);
 void harness_bind_cpu(const struct harness_opts *o);
 
 /*
+ * ", then --set name=value ..." of the user's --set tunables, to stdout after a line that
+ * names the scale they override; nothing without --set.
+ */
+void harness_print_user_sets(const struct harness_opts *h);
+
+/*
  * harness_results_dir - make o->results (mkdir -p), or when it is NULL a new folder
  * "$TMPDIR/nlru-<bench>-XXXXXX" kept in @buf (HARNESS_PATH_MAX bytes) and named on stderr.
  * 0 or -errno after a message.

@@ -17,17 +17,18 @@ const char *const *iobench_scale_sets(struct iobench_scale *s, long node_mib)
 	return s->sets;
 }
 
-void iobench_print_scale(struct iobench_scale *s, const char *bench, long node_mib)
+void iobench_print_scale(struct iobench_scale *s, const char *bench, const struct harness_opts *h)
 {
-	const char *const *sets = iobench_scale_sets(s, node_mib);
+	const char *const *sets = iobench_scale_sets(s, h->node_mib);
 
 	if (!sets) {
-		printf("%s at the engine's own scale (--engine-scale)\n\n", bench);
-		return;
+		printf("%s at the engine's own scale (--engine-scale)", bench);
+	} else {
+		printf("%s on the node-lru series' time scale:", bench);
+		for (; *sets; sets++)
+			printf(" %s", *sets);
 	}
-	printf("%s on the node-lru series' time scale:", bench);
-	for (; *sets; sets++)
-		printf(" %s", *sets);
+	harness_print_user_sets(h);
 	printf("\n\n");
 }
 

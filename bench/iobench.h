@@ -25,8 +25,11 @@ struct iobench_scale {
 /* The tunables of the series' time scale for @node_mib, or NULL at the engine's own scale. */
 const char *const *iobench_scale_sets(struct iobench_scale *s, long node_mib);
 
-/* "<bench> on the node-lru series' time scale: name=value ...", or at the engine's own. */
-void iobench_print_scale(struct iobench_scale *s, const char *bench, long node_mib);
+/*
+ * "<bench> on the node-lru series' time scale: name=value ...", or at the engine's own, then
+ * the --set tunables of @h, which are applied after the scale's and override them.
+ */
+void iobench_print_scale(struct iobench_scale *s, const char *bench, const struct harness_opts *h);
 
 /* The engine's memory, every node's, in bytes. */
 uint64_t iobench_engine_bytes(const struct harness_opts *h, struct nlru_engine *eng);

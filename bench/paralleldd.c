@@ -333,7 +333,7 @@ static int report(struct paralleldd *pd)
 	struct vmsummary_run runs[HARNESS_MAX_MODES];
 	int r;
 
-	iobench_print_scale(&pd->scale, "paralleldd", pd->h.node_mib);
+	iobench_print_scale(&pd->scale, "paralleldd", &pd->h);
 	r = elapsed_table(pd);
 	if (!r)
 		r = duration_table(pd);

@@ -473,12 +473,13 @@ static void print_scale(struct stutter *st)
 	const char *const *sets = series_sets(st);
 
 	if (!sets) {
-		printf("stutter at the engine's own scale (--engine-scale)\n\n");
-		return;
+		printf("stutter at the engine's own scale (--engine-scale)");
+	} else {
+		printf("stutter on the node-lru series' time scale:");
+		for (; *sets; sets++)
+			printf(" %s", *sets);
 	}
-	printf("stutter on the node-lru series' time scale:");
-	for (; *sets; sets++)
-		printf(" %s", *sets);
+	harness_print_user_sets(&st->h);
 	printf("\n\n");
 }
 

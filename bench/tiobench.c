@@ -474,7 +474,7 @@ static int report(struct tiobench *tb)
 	struct vmsummary_run runs[HARNESS_MAX_MODES];
 	int r;
 
-	iobench_print_scale(&tb->scale, "tiobench", tb->h.node_mib);
+	iobench_print_scale(&tb->scale, "tiobench", &tb->h);
 	r = throughput_table(tb);
 	if (!r)
 		r = duration_table(tb);

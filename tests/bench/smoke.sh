@@ -37,8 +37,11 @@ paralleldd)
   files='paralleldd-elapsed.txt paralleldd-elapsed.json paralleldd-duration.csv instances.csv
          run.json 4.7-zone/time-3-3-1 4.8-node/log-1-1-1' ;;
 tiobench)
+  # A --set overrides the scale's tunable of the same name, and the header says so.
   "$prog" --quiet --mib 8 --max-threads 2 --iterations 1 --size-mib 8 --random 200 \
-    --results "$dir" >"$dir/out.txt"
+    --set blkdev_mbs=400 --results "$dir" >"$dir/out.txt"
+  grep -q "^tiobench on the node-lru series' time scale: .*, then --set blkdev_mbs=400\$" \
+    "$dir/out.txt" || fail "the scale line does not name the --set tunables"
   rows='^Min......PotentialReadSpeed ^Hmean....SeqRead-MB/sec-1 ^Max......RandWrite-MB/sec-2
         ^User ^Elapsed ^Kswapd.efficiency ^Normal.allocs ^Sector.Writes'
   files='tiobench-throughput.txt tiobench-throughput.csv tiobench-duration.json run.json
