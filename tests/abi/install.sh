@@ -30,6 +30,8 @@ export PKG_CONFIG_SYSROOT_DIR=$dest
 test -f "$root/include/nodelru/nodelru.h"
 test -f "$root/share/doc/nodelru/design.md"
 test -f "$root/share/doc/nodelru/embedding.md"
+# The user documents cite only what is installed.
+python3 "$src/tests/abi/installed-refs.py" "$root/share/doc/nodelru"
 # The installed tools find the installed library by themselves.
 "$root/bin/nlru-tunables" >/dev/null
 "$root/bin/nlru-workload" --pages 256 >/dev/null
