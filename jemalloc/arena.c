@@ -225,9 +225,11 @@ err_free:
 }
 
 /*
- * Bytes the application still holds in the arena.  jemalloc's destroy discards live objects,
- * so when the statistics cannot be read (a jemalloc built without them) the answer is "some":
- * destroy must fail closed.
+ * Bytes still allocated in the arena.  jemalloc counts as allocated the objects a tcache
+ * fetched in a batch with the one asked for, and those a tcache keeps after their dallocx,
+ * so the figure is more than the program holds while a tcache has any.  jemalloc's destroy
+ * discards live objects, so when the statistics cannot be read (a jemalloc built without
+ * them) the answer is "some": destroy must fail closed.
  */
 static size_t live_bytes(const struct nlru_jemalloc *je)
 {
@@ -258,10 +260,13 @@ int nlru_jemalloc_destroy(struct nlru_jemalloc *je)
 		return -ENOTSUP;
 	}
 	if (live) {
-		nlru_engine_log(je->eng, NLRU_LOG_ERROR,
-				"jemalloc arena %u: destroy refused: %zu bytes are still allocated "
-				"(dallocx them, and flush private tcaches, first)",
-				je->arena, live);
+		nlru_engine_log(
+			je->eng, NLRU_LOG_ERROR,
+			"jemalloc arena %u: destroy refused (-EBUSY): %zu bytes are allocated "
+			"in it, counting objects the program holds (dallocx them) and those "
+			"thread caches keep (thread.tcache.flush in each thread, or allocate "
+			"with MALLOCX_TCACHE_NONE)",
+			je->arena, live);
 		return -EBUSY;
 	}
 	/* No purge may run on an index that arenas.create could hand out again. */
@@ -269,10 +274,11 @@ int nlru_jemalloc_destroy(struct nlru_jemalloc *je)
 	je->shrinker = NULL;
 	r = arena_ctl(je, "destroy", NULL, NULL, NULL, 0);
 	if (r) {
-		nlru_engine_log(je->eng, NLRU_LOG_ERROR,
-				"jemalloc arena %u: destroy refused (%s): a thread is bound to it "
-				"with thread.arena",
-				je->arena, strerror(r));
+		nlru_engine_log(
+			je->eng, NLRU_LOG_ERROR,
+			"jemalloc arena %u: destroy refused (-EBUSY): a thread is bound to it "
+			"with thread.arena (jemalloc's arena.%u.destroy failed: %s)",
+			je->arena, je->arena, strerror(r));
 		purge_shrinker_register(je);
 		return -EBUSY;
 	}

@@ -171,12 +171,32 @@ Test(jemalloc, destroy_refuses_while_objects_live_and_the_engine_waits_for_the_a
 
 	cr_assert(p);
 	cr_expect_eq(nlru_jemalloc_destroy(je), -EBUSY);
-	cr_expect(strstr(log_last, "bytes are still allocated"), "%s", log_last);
+	cr_expect(strstr(log_last, "destroy refused (-EBUSY): "), "%s", log_last);
+	cr_expect(strstr(log_last, "bytes are allocated in it, counting objects the program holds"),
+		  "%s", log_last);
+	cr_expect(strstr(log_last, "thread caches keep (thread.tcache.flush"), "%s", log_last);
 	dallocx(p, NOCACHE);
 	/* No live object, but the arena's pages: the engine cannot go first. */
 	cr_expect_eq(nlru_engine_destroy(eng), -EBUSY);
 	cr_expect(strstr(log_last, "still allocated"), "%s", log_last);
 	cr_expect_eq(nlru_jemalloc_destroy(NULL), 0);
+	destroy_all(eng, je);
+}
+
+/* A thread bound to the arena: -EBUSY, and a message that says -EBUSY, not jemalloc's EFAULT. */
+Test(jemalloc, destroy_refused_while_a_thread_is_bound_says_ebusy)
+{
+	struct nlru_engine *eng = engine(16, NULL, true);
+	unsigned int arena, zero = 0, old;
+	size_t len = sizeof(old);
+	struct nlru_jemalloc *je = arena_on(eng, NLRU_NUMA_NO_NODE, 10000, &arena);
+
+	cr_assert_eq(mallctl("thread.arena", &old, &len, &arena, sizeof(arena)), 0);
+	cr_expect_eq(nlru_jemalloc_destroy(je), -EBUSY);
+	cr_expect(strstr(log_last, "(-EBUSY): a thread is bound to it"), "%s", log_last);
+	cr_expect_null(strstr(log_last, "refused (Bad address)"), "%s", log_last);
+	cr_assert_eq(mallctl("thread.arena", NULL, NULL, old == arena ? &zero : &old, sizeof(old)),
+		     0);
 	destroy_all(eng, je);
 }
 
