@@ -28,7 +28,7 @@ struct swap_device {
 	uint32_t nr_slots;
 	struct spinlock lock; /* protects map, cursor, nr_free */
 	uint64_t *map;        /* bit set: slot in use */
-	uint32_t cursor;      /* next-fit start */
+	uint32_t cursor;      /* next-fit start: the slot after the last one handed out */
 	_Atomic long nr_free;
 	struct fault_injection inject;               /* test hook */
 	void (*read_hook)(void *arg, uint32_t slot); /* test hook: a page was read from @slot */
@@ -168,18 +168,25 @@ int swap_slot_alloc(struct swap_device *swap, uint32_t *slot)
 	int r = -ENOSPC;
 
 	spin_lock(&swap->lock);
-	/* Next fit, a word at a time; the bits past nr_slots are set at open and never free. */
-	for (uint32_t n = 0; n < words; n++) {
-		uint32_t w = (swap->cursor + n) % words;
+	/*
+	 * Next fit from the slot after the last one handed out, as scan_swap_map() goes on
+	 * from cluster_next: a slot given back at once (its write failed) is not the next one
+	 * taken, so one failing slot cannot stop every swap-out.  The bits past nr_slots are
+	 * set at open and never free; the cursor's word is looked at again last, whole.
+	 */
+	for (uint32_t n = 0; n <= words; n++) {
+		uint32_t w = (swap->cursor / 64 + n) % words;
 		uint64_t bits = swap->map[w];
 
+		if (n == 0)
+			bits |= (1ull << (swap->cursor % 64)) - 1;
 		if (bits == ~0ull)
 			continue;
 		int bit = __builtin_ctzll(~bits);
 		swap->map[w] |= 1ull << bit;
-		swap->cursor = w;
-		atomic_fetch_sub_explicit(&swap->nr_free, 1, memory_order_relaxed);
 		*slot = w * 64 + (uint32_t)bit;
+		swap->cursor = *slot + 1 < swap->nr_slots ? *slot + 1 : 0;
+		atomic_fetch_sub_explicit(&swap->nr_free, 1, memory_order_relaxed);
 		r = 0;
 		break;
 	}
@@ -199,6 +206,13 @@ void swap_slot_free(struct swap_device *swap, uint32_t slot)
 	swap->map[slot / 64] &= ~(1ull << (slot % 64));
 	spin_unlock(&swap->lock);
 	atomic_fetch_add_explicit(&swap->nr_free, 1, memory_order_relaxed);
+}
+
+void swap_set_cursor(struct swap_device *swap, uint32_t slot)
+{
+	spin_lock(&swap->lock);
+	swap->cursor = slot < swap->nr_slots ? slot : 0;
+	spin_unlock(&swap->lock);
 }
 
 void swap_inject_write_errors(struct swap_device *swap, int err, int count)

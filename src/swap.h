@@ -49,6 +49,8 @@ void swap_write_failed(struct nlru_engine *eng, int err);
 
 /* Test hook: fail the next @count writes with @err (EIO, ENOSPC, ...). */
 void swap_inject_write_errors(struct swap_device *swap, int err, int count);
+/* Test hook: the next slot allocation searches from @slot on. */
+void swap_set_cursor(struct swap_device *swap, uint32_t slot);
 /* Test hook: call @hook after each successful read, before the page is installed. */
 void swap_set_read_hook(struct swap_device *swap, void (*hook)(void *arg, uint32_t slot),
 			void *arg);

@@ -10,6 +10,7 @@
 #include "filemap.h"
 #include "helpers.h"
 #include "page_writeback.h"
+#include "swap.h"
 
 TestSuite(faults, .fini = test_remove_dir, .timeout = 120);
 
@@ -220,4 +221,29 @@ Test(faults, discarding_a_files_dirty_pages_lets_close_and_destroy_finish)
 	cr_assert_eq(nlru_file_close(f), 0);
 	cr_expect_eq(nlru_file_discard(left), 4);
 	destroy_engine(eng); /* closes "left" */
+}
+
+/*
+ * A slot whose write failed is given back; the next swap-out must not take the same slot
+ * again (it would fail again, for ever, on a full or bad spot), but go on past it, as
+ * scan_swap_map() moves cluster_next.
+ */
+Test(faults, swap_moves_on_past_a_slot_given_back)
+{
+	struct nlru_engine *eng = quiet_engine(1);
+	uint32_t a, b, c;
+
+	cr_assert_eq(swap_slot_alloc(eng->swap, &a), 0);
+	swap_slot_free(eng->swap, a);
+	cr_assert_eq(swap_slot_alloc(eng->swap, &b), 0);
+	cr_expect_neq(b, a, "slot %u handed out again at once", a);
+	/* Round the whole device: the freed slot comes back in its turn. */
+	for (long i = 0; i < total_swap_pages(eng) - 2; i++)
+		cr_assert_eq(swap_slot_alloc(eng->swap, &c), 0, "slot %ld", i);
+	cr_assert_eq(swap_slot_alloc(eng->swap, &c), 0);
+	cr_expect_eq(c, a);
+	cr_expect_eq(swap_slot_alloc(eng->swap, &c), -ENOSPC);
+	for (uint32_t s = 0; s < (uint32_t)total_swap_pages(eng); s++)
+		swap_slot_free(eng->swap, s);
+	destroy_engine(eng);
 }

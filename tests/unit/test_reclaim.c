@@ -538,7 +538,7 @@ static void *held_reader(void *arg)
  * the page came back, was rewritten and went out again to the same swap slot.  Each
  * swap-out gives the slot value a new generation, so the late reader reads again.  The slot
  * is reused here for certain: page 0 goes out first both times, the hog's slots freed in
- * between, and the swap file hands out its first free slot.
+ * between, and the swap file's search set back to its first slot (swap_set_cursor()).
  */
 Test(reclaim, a_swap_in_that_lost_its_race_never_installs_stale_data)
 {
@@ -569,6 +569,7 @@ Test(reclaim, a_swap_in_that_lost_its_race_never_installs_stale_data)
 	cr_assert_eq(nlru_region_unpin(h.region, 0), 0);
 	for (size_t i = 0; i < HOG_PAGES; i++)
 		cr_assert_eq(nlru_region_discard(hog, i), 0);
+	swap_set_cursor(eng->swap, 0);
 	swap_out_page0(eng, h.region, hog);
 	cr_assert_eq(region_swap_slot(h.region, 0), slot, "the same swap slot again");
 	sem_post(&h.resume);
