@@ -8,11 +8,16 @@
  * free blocks off the buddy lists under zone->lock and splits them into order-0 targets;
  * those left over at the end go back to the allocator.
  */
+#include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "buddy.h"
 #include "compaction.h"
+#include "engine.h"
+#include "kthread.h"
 #include "migrate.h"
 #include "mmzone.h"
 #include "page_alloc.h"
@@ -171,13 +176,10 @@ static bool migrate_block(struct compact_control *cc, uint32_t block)
 enum compact_result compact_zone(struct nlru_engine *eng, struct zone *zone, unsigned int order,
 				 struct compact_stats *stats)
 {
-	static struct compact_control zero;
-	struct compact_control *cc = malloc(sizeof(*cc));
+	/* About 4 KiB on the stack: no allocation (a thread's first malloc() may map an arena). */
+	struct compact_control control = {0}, *cc = &control;
 	enum compact_result result = COMPACT_COMPLETE;
 
-	if (!cc)
-		return COMPACT_COMPLETE;
-	*cc = zero;
 	cc->eng = eng;
 	cc->zone = zone;
 	cc->order = order;
@@ -209,6 +211,139 @@ enum compact_result compact_zone(struct nlru_engine *eng, struct zone *zone, uns
 	count_vm_events(eng, NLRU_COMPACT_ISOLATED, cc->stats.isolated);
 	if (stats)
 		*stats = cc->stats;
-	free(cc);
 	return result;
+}
+
+/* A zone up to @classzone_idx needs compaction for @order and can have it. */
+static bool kcompactd_node_suitable(struct pglist_data *pgdat, int order, int classzone_idx)
+{
+	for (int zid = 0; zid <= classzone_idx; zid++) {
+		struct zone *zone = &pgdat->node_zones[zid];
+
+		if (managed_zone(zone) && !compact_finished(zone, (unsigned int)order) &&
+		    compaction_suitable(zone, (unsigned int)order))
+			return true;
+	}
+	return false;
+}
+
+void wakeup_kcompactd(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
+		      int classzone_idx)
+{
+	struct kcompactd_state *kc = &pgdat->kcompactd;
+
+	if (!order || !kc->started || !kcompactd_node_suitable(pgdat, order, classzone_idx))
+		return;
+	mutex_lock(&kc->lock);
+	if (order > kc->order)
+		kc->order = order;
+	if (classzone_idx > kc->classzone_idx)
+		kc->classzone_idx = classzone_idx;
+	kc->woken = true;
+	pthread_cond_signal(&kc->wait);
+	mutex_unlock(&kc->lock);
+}
+
+/* kcompactd_do_work(): every zone up to @classzone_idx that needs it, for @order. */
+static void kcompactd_do_work(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
+			      int classzone_idx)
+{
+	count_vm_event(eng, NLRU_COMPACT_DAEMON_WAKE);
+	for (int zid = 0; zid <= classzone_idx && !atomic_load(&pgdat->kcompactd.stop); zid++) {
+		struct zone *zone = &pgdat->node_zones[zid];
+
+		if (!managed_zone(zone) || compaction_deferred(zone, (unsigned int)order) ||
+		    compact_finished(zone, (unsigned int)order) ||
+		    !compaction_suitable(zone, (unsigned int)order))
+			continue;
+		if (compact_zone(eng, zone, (unsigned int)order, NULL) == COMPACT_SUCCESS)
+			compaction_defer_reset(zone, (unsigned int)order);
+		else
+			defer_compaction(zone, (unsigned int)order);
+	}
+}
+
+struct kcompactd_arg {
+	struct nlru_engine *eng;
+	struct pglist_data *pgdat;
+};
+
+static void *kcompactd_main(void *p)
+{
+	struct kcompactd_arg arg = *(struct kcompactd_arg *)p;
+	struct kcompactd_state *kc = &arg.pgdat->kcompactd;
+
+	free(p);
+	mutex_lock(&kc->lock);
+	for (;;) {
+		int order, classzone_idx;
+
+		while (!kc->woken && !atomic_load(&kc->stop))
+			pthread_cond_wait(&kc->wait, &kc->lock.mutex);
+		if (atomic_load(&kc->stop))
+			break;
+		kc->woken = false;
+		order = kc->order;
+		classzone_idx = kc->classzone_idx;
+		kc->order = 0;
+		kc->classzone_idx = 0;
+		mutex_unlock(&kc->lock);
+		kcompactd_do_work(arg.eng, arg.pgdat, order, classzone_idx);
+		mutex_lock(&kc->lock);
+	}
+	mutex_unlock(&kc->lock);
+	return NULL;
+}
+
+void kcompactd_state_init(struct pglist_data *pgdat, const struct nlru_log *log)
+{
+	mutex_init(&pgdat->kcompactd.lock, LOCK_NONE, log);
+	pthread_cond_init(&pgdat->kcompactd.wait, NULL);
+}
+
+void kcompactd_state_destroy(struct pglist_data *pgdat)
+{
+	pthread_cond_destroy(&pgdat->kcompactd.wait);
+	mutex_destroy(&pgdat->kcompactd.lock);
+}
+
+int kcompactd_start_all(struct nlru_engine *eng)
+{
+	struct pglist_data *pgdat;
+	char name[16];
+	int nid, r;
+
+	for_each_online_pgdat(pgdat, eng, nid) {
+		struct kcompactd_arg *arg = malloc(sizeof(*arg));
+
+		if (!arg)
+			return -ENOMEM;
+		*arg = (struct kcompactd_arg){eng, pgdat};
+		snprintf(name, sizeof(name), "kcompactd%d", nid);
+		r = kthread_run(&pgdat->kcompactd.thread, kcompactd_main, arg, name);
+		if (r) {
+			free(arg);
+			log_err(&eng->log, "cannot start kcompactd for node %d: %s", nid,
+				strerror(r));
+			return -r;
+		}
+		pgdat->kcompactd.started = true;
+	}
+	return 0;
+}
+
+void kcompactd_stop_all(struct nlru_engine *eng)
+{
+	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
+		struct pglist_data *pgdat = eng->node_data[nid];
+
+		if (!pgdat || !pgdat->kcompactd.started)
+			continue;
+		mutex_lock(&pgdat->kcompactd.lock);
+		atomic_store(&pgdat->kcompactd.stop, true);
+		pthread_cond_signal(&pgdat->kcompactd.wait);
+		mutex_unlock(&pgdat->kcompactd.lock);
+		pthread_join(pgdat->kcompactd.thread, NULL);
+		pgdat->kcompactd.started = false;
+	}
 }

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 struct nlru_engine;
+struct nlru_log;
 struct zone;
 
 /* compact_zone()'s answer, as 4.8's COMPACT_* values say it. */
@@ -49,5 +50,19 @@ void compaction_defer_reset(struct zone *zone, unsigned int order);
  * the block and the targets of the pages moved for it (2^(order+1)), else reclaim first.
  */
 bool compaction_suitable(struct zone *zone, unsigned int order);
+
+/*
+ * kcompactd, one thread per node (4.8's kcompactd()): woken by kswapd as it goes to sleep
+ * (wakeup_kcompactd(), only for a high order and when some zone up to @classzone_idx lacks a
+ * block of it but has the free pages to make one), it compacts those zones for that order
+ * (compact_daemon_wake).  Started with kswapd (cfg.kswapd), stopped after it.
+ */
+struct pglist_data;
+void wakeup_kcompactd(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
+		      int classzone_idx);
+void kcompactd_state_init(struct pglist_data *pgdat, const struct nlru_log *log);
+void kcompactd_state_destroy(struct pglist_data *pgdat);
+int kcompactd_start_all(struct nlru_engine *eng);
+void kcompactd_stop_all(struct nlru_engine *eng);
 
 #endif /* NODELRU_COMPACTION_H */

@@ -12,6 +12,7 @@
 
 #include "blkdev.h"
 #include "buddy.h"
+#include "compaction.h"
 #include "engine.h"
 #include "filemap.h"
 #include "flusher.h"
@@ -133,6 +134,7 @@ static int node_init(struct nlru_engine *eng, int nid, uint64_t start_pfn)
 	pgdat->node_present_pages = pages;
 	lruvec_init(&pgdat->lruvec, pgdat, NULL);
 	kswapd_state_init(&pgdat->kswapd, &eng->log);
+	kcompactd_state_init(pgdat, &eng->log);
 	if (os_map(node_mem_bytes(pgdat), &mem) == 0)
 		pgdat->mem = mem;
 	if (pgdat->mem && os_map(node_desc_bytes(pgdat), &desc) == 0)
@@ -166,6 +168,7 @@ static void node_free(const struct nlru_engine *eng, struct pglist_data *pgdat)
 	os_unmap(pgdat->mem, node_mem_bytes(pgdat));
 	os_unmap(pgdat->pages, node_desc_bytes(pgdat));
 	kswapd_state_destroy(&pgdat->kswapd);
+	kcompactd_state_destroy(pgdat);
 	free(pgdat);
 }
 
@@ -187,6 +190,7 @@ static void engine_free(struct nlru_engine *eng)
 	flusher_destroy(eng->flusher);
 	pageindex_cache_destroy(eng->pageindex_cache);
 	kswapd_stop_all(eng);
+	kcompactd_stop_all(eng);     /* after its waker */
 	blkdev_destroy(eng->blkdev); /* completes what is in flight: nothing submits any more */
 	swap_close(eng->swap);
 	owner_table_destroy(eng->owners);
@@ -355,6 +359,8 @@ int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out)
 		r = engine_swap(eng);
 	if (!r)
 		r = workingset_init(eng);
+	if (!r && eng->cfg.kswapd)
+		r = kcompactd_start_all(eng);
 	if (!r && eng->cfg.kswapd)
 		r = kswapd_start_all(eng);
 	if (!r)

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "atomic.h"
+#include "compaction.h"
 #include "current.h"
 #include "kswapd.h"
 #include "kthread.h"
@@ -225,8 +226,8 @@ static bool kswapd_wait(struct nlru_engine *eng, struct kswapd_state *ks, long m
 	return ks->woken;
 }
 
-void kswapd_try_to_sleep(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
-			 int classzone_idx)
+void kswapd_try_to_sleep(struct nlru_engine *eng, struct pglist_data *pgdat, int alloc_order,
+			 int order, int classzone_idx)
 {
 	const struct reclaim_mode *mode = eng->mode;
 	struct kswapd_state *ks = &pgdat->kswapd;
@@ -252,6 +253,8 @@ void kswapd_try_to_sleep(struct nlru_engine *eng, struct pglist_data *pgdat, int
 	 * then takes the lock only to wake kswapd, not to wait while kswapd weighs its zones.
 	 */
 	if (mode->prepare_kswapd_sleep(eng, pgdat, order, classzone_idx)) {
+		/* Reclaim is done: have kcompactd make the blocks it was woken for. */
+		wakeup_kcompactd(eng, pgdat, alloc_order, classzone_idx);
 		mutex_lock(&ks->lock);
 		remaining = kswapd_wait(eng, ks, eng->cfg.kswapd_nap_ms);
 		mutex_unlock(&ks->lock);
@@ -290,7 +293,7 @@ void kswapd_loop_48(struct nlru_engine *eng, struct pglist_data *pgdat)
 	int alloc_order = 0, reclaim_order = 0, classzone_idx = 0;
 
 	while (!atomic_load(&ks->stop)) {
-		kswapd_try_to_sleep(eng, pgdat, reclaim_order, classzone_idx);
+		kswapd_try_to_sleep(eng, pgdat, alloc_order, reclaim_order, classzone_idx);
 		alloc_order = reclaim_order = atomic_exchange(&ks->order, 0);
 		classzone_idx = atomic_exchange(&ks->classzone_idx, 0);
 		if (atomic_load(&ks->stop))

@@ -75,10 +75,12 @@ struct scan_control kswapd_scan_control(int order);
  * @classzone_idx, nap kswapd_nap_ms (HZ/10); if still balanced and not woken meanwhile, sleep
  * until woken.  Woken during the nap counts kswapd_low_wmark_hit_quickly, unbalanced after it
  * kswapd_high_wmark_hit_quickly.  What "balanced" means, and what becomes of the request
- * after an early wakeup, are the mode's (prepare_kswapd_sleep, kswapd_woken_early).
+ * after an early wakeup, are the mode's (prepare_kswapd_sleep, kswapd_woken_early).  Before
+ * the nap it wakes kcompactd for @alloc_order, the order kswapd was woken for
+ * (wakeup_kcompactd()).
  */
-void kswapd_try_to_sleep(struct nlru_engine *eng, struct pglist_data *pgdat, int order,
-			 int classzone_idx);
+void kswapd_try_to_sleep(struct nlru_engine *eng, struct pglist_data *pgdat, int alloc_order,
+			 int order, int classzone_idx);
 
 /*
  * waitqueue_active(), read before taking ks->lock: false while kswapd runs or a wakeup is

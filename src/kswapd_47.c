@@ -217,7 +217,7 @@ void kswapd_loop_47(struct nlru_engine *eng, struct pglist_data *pgdat)
 			order = new_order;
 			classzone_idx = new_classzone_idx;
 		} else {
-			kswapd_try_to_sleep(eng, pgdat, order, balanced_classzone_idx);
+			kswapd_try_to_sleep(eng, pgdat, order, order, balanced_classzone_idx);
 			take_request(pgdat, &order, &classzone_idx);
 		}
 		if (atomic_load(&ks->stop))

@@ -370,6 +370,18 @@ struct kswapd_state {
 	_Atomic int nr_throttled; /* waitqueue_active(&pgdat->pfmemalloc_wait) */
 };
 
+/* kcompactd's thread and wait queue (pgdat->kcompactd_*), compaction.c. */
+struct kcompactd_state {
+	pthread_t thread;
+	bool started;
+	struct mutex lock; /* taken to set woken and to wait for it; unchecked, a leaf */
+	pthread_cond_t wait;
+	bool woken;        /* lock */
+	_Atomic bool stop; /* kthread_should_stop() */
+	int order;         /* pgdat->kcompactd_max_order; lock */
+	int classzone_idx; /* pgdat->kcompactd_classzone_idx; lock */
+};
+
 /* struct pglist_data: one NUMA node. */
 struct pglist_data {
 	struct zone node_zones[MAX_NR_ZONES];
@@ -400,6 +412,7 @@ struct pglist_data {
 	struct zone_mode_state zone_mode[MAX_NR_ZONES]; /* zone mode only: node_zones[i].zm */
 
 	struct kswapd_state kswapd;
+	struct kcompactd_state kcompactd;
 
 	_Atomic long nr_shadows; /* shadow entries of evicted page cache pages of this node */
 	_Atomic long

@@ -88,7 +88,7 @@
 
 /*
  * Event counters (Linux 4.8 enum vm_event_item, without the THP, NUMA-balancing, hugetlb and
- * balloon groups, which the engine does not model, nor compact_daemon_wake).
+ * balloon groups, which the engine does not model).
  *
  *   GLOBAL(name, value, text, help)     one counter
  *   ZONED(name, value, text, help)      one counter per zone type: text_dma, text_dma32, ...,
@@ -143,6 +143,7 @@
 	GLOBAL(COMPACT_STALL, 77, "compact_stall", "direct compaction entries")                    \
 	GLOBAL(COMPACT_FAIL, 78, "compact_fail", "direct compactions that did not get the page")   \
 	GLOBAL(COMPACT_SUCCESS, 79, "compact_success", "direct compactions that got the page")     \
+	GLOBAL(COMPACT_DAEMON_WAKE, 80, "compact_daemon_wake", "kcompactd wakeups")                \
 	GLOBAL(UNEVICTABLE_PGCULLED, 53, "unevictable_pgs_culled",                                 \
 	       "pages moved to the unevictable list")                                              \
 	GLOBAL(UNEVICTABLE_PGSCANNED, 54, "unevictable_pgs_scanned", "unevictable pages scanned")  \

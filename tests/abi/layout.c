@@ -223,6 +223,7 @@ static const struct counter event_counters[] = {
 	COUNTER(NLRU_COMPACT_STALL, 77, "compact_stall"),
 	COUNTER(NLRU_COMPACT_FAIL, 78, "compact_fail"),
 	COUNTER(NLRU_COMPACT_SUCCESS, 79, "compact_success"),
+	COUNTER(NLRU_COMPACT_DAEMON_WAKE, 80, "compact_daemon_wake"),
 };
 
 /* The tunables by index (nlru_tunable_info), in the order of tunables.h. */
@@ -275,7 +276,7 @@ static const struct {
 	SIZE(struct nlru_shrink_control, 24),
 	SIZE(struct nlru_shrinker_def, 56),
 	SIZE(struct nlru_zone_info, 112),
-	SIZE(struct nlru_vmstat, 1024),
+	SIZE(struct nlru_vmstat, 1032),
 	SIZE(struct nlru_jemalloc_config, 40),
 	SIZE(struct nlru_jemalloc_stats, 80),
 	OFFSET(struct nlru_config, size, 0),
@@ -346,8 +347,8 @@ static const struct {
 	OFFSET(struct nlru_vmstat, version, 8),
 	OFFSET(struct nlru_vmstat, nr_nodes, 12),
 	OFFSET(struct nlru_vmstat, events, 16),
-	OFFSET(struct nlru_vmstat, zone, 656),
-	OFFSET(struct nlru_vmstat, node, 816),
+	OFFSET(struct nlru_vmstat, zone, 664),
+	OFFSET(struct nlru_vmstat, node, 824),
 	OFFSET(struct nlru_jemalloc_config, size, 0),
 	OFFSET(struct nlru_jemalloc_config, version, 8),
 	OFFSET(struct nlru_jemalloc_config, nid, 12),

@@ -4,6 +4,7 @@
  */
 #include <criterion/criterion.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "anon.h"
 #include "compaction.h"
@@ -145,5 +146,52 @@ Test(compaction, the_slow_path_compacts_for_a_high_order_request)
 	check_free_lists(eng);
 	cr_assert_eq(nlru_region_destroy(region), 0);
 	check_pages_accounted(eng, 0);
+	destroy_engine(eng);
+}
+
+/*
+ * kcompactd: woken for a high order, as kswapd wakes it before its nap (wakeup_kcompactd()),
+ * it makes the block in the background.  kswapd of 4.8 passes the order only when it gave
+ * that order up after reclaiming enough for compaction; nothing is reclaimable here, so the
+ * test wakes it as kswapd would.
+ */
+Test(compaction, kcompactd_compacts_when_woken)
+{
+	struct nlru_engine *eng;
+	struct nlru_config cfg;
+	struct zone *normal;
+	struct nlru_region *region;
+	size_t n = 0, cap = 8192;
+	void *addr;
+
+	test_config(&cfg, 32, NULL);
+	cfg.dma32_pct = 0;
+	cfg.swap_mib = 0;
+	cfg.kswapd = true;
+	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "%s", test_log_last);
+	normal = &NODE_DATA(eng, 0)->node_zones[ZONE_NORMAL];
+	cr_assert_eq(nlru_region_create(eng, cap, 0, &region), 0);
+	while (n < cap && largest_free_order(normal) >= (int)pageblock_order) {
+		fill(region, n, n);
+		if (++n % 64 == 0)
+			drain_all_pages(eng);
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct page *page = region_page(region, i);
+
+		if (page && page_to_pfn(NODE_DATA(eng, 0), page) % 2 == 0)
+			cr_assert_eq(nlru_region_discard(region, i), 0);
+	}
+	drain_all_pages(eng);
+	/* (In zone mode kswapd may have woken kcompactd already: 4.7 passes it the order.) */
+	wakeup_kcompactd(eng, NODE_DATA(eng, 0), MAX_ORDER - 1, ZONE_NORMAL);
+	for (int i = 0; i < 1000 && largest_free_order(normal) < MAX_ORDER - 1; i++)
+		nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+	cr_expect_geq(vmstat_value(eng, "compact_daemon_wake"), 1);
+	cr_expect_eq(largest_free_order(normal), MAX_ORDER - 1, "kcompactd made the block");
+	cr_expect_eq(vmstat_value(eng, "compact_stall"), 0, "no direct compaction");
+	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_NOWAIT, MAX_ORDER - 1, 0, &addr), 0);
+	cr_assert_eq(nlru_free_pages(eng, addr, MAX_ORDER - 1), 0);
+	cr_assert_eq(nlru_region_destroy(region), 0);
 	destroy_engine(eng);
 }

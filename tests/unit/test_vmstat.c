@@ -101,7 +101,8 @@ Test(vmstat, names_and_order_are_linux_4_8)
 		{"kswapd_high_wmark_hit_quickly", "pageoutrun", "pgrotated", "drop_pagecache",
 		 "drop_slab", "pgmigrate_success", "pgmigrate_fail", "compact_migrate_scanned"},
 		{"compact_migrate_scanned", "compact_free_scanned", "compact_isolated",
-		 "compact_stall", "compact_fail", "compact_success", "unevictable_pgs_culled"},
+		 "compact_stall", "compact_fail", "compact_success", "compact_daemon_wake",
+		 "unevictable_pgs_culled"},
 	};
 
 	capture(&d, nlru_vmstat_dump, eng);
@@ -147,7 +148,8 @@ Test(vmstat, names_and_order_are_linux_4_7_in_zone_mode)
 		{"pageoutrun", "allocstall", "pgrotated", "drop_pagecache", "drop_slab",
 		 "pgmigrate_success", "pgmigrate_fail", "compact_migrate_scanned"},
 		{"compact_migrate_scanned", "compact_free_scanned", "compact_isolated",
-		 "compact_stall", "compact_fail", "compact_success", "unevictable_pgs_culled"},
+		 "compact_stall", "compact_fail", "compact_success", "compact_daemon_wake",
+		 "unevictable_pgs_culled"},
 	};
 
 	capture(&d, nlru_vmstat_dump, eng);

@@ -175,7 +175,6 @@ static const struct item kernel_items[] = {
 	{"thp_migration_fail", "huge pages that failed to migrate", VM_EVENT, PLAIN, "5.8 on"},
 	{"thp_migration_split", "huge pages split to be migrated", VM_EVENT, PLAIN, "5.8 on"},
 	/* compaction */
-	{"compact_daemon_wake", "kcompactd wakeups", VM_EVENT, PLAIN, "4.6 on"},
 	{"compact_daemon_migrate_scanned", "pages scanned by kcompactd's migrate scanner",
 	 VM_EVENT, PLAIN, "4.1x on"},
 	{"compact_daemon_free_scanned", "pages scanned by kcompactd's free scanner", VM_EVENT,
@@ -343,6 +342,7 @@ static const struct era engine_eras[] = {
 	{"compact_stall", PLAIN, "2.6.35 on"},
 	{"compact_fail", PLAIN, "2.6.35 on"},
 	{"compact_success", PLAIN, "2.6.35 on"},
+	{"compact_daemon_wake", PLAIN, "4.6 on"},
 	{"unevictable_pgs_culled", PLAIN, "2.6.28 on"},
 	{"unevictable_pgs_scanned", PLAIN, "2.6.28 on"},
 	{"unevictable_pgs_rescued", PLAIN, "2.6.28 on"},
