@@ -179,7 +179,8 @@ int nlru_file_flush(struct nlru_file *file)
 {
 	if (!file)
 		return -EINVAL;
-	return writeback_pages(file, -1, NULL) ? -EIO : 0;
+	/* The error the writes met (-ENOSPC, -EFBIG, -EIO, ...), not always -EIO. */
+	return writeback_pages(file, -1, NULL);
 }
 
 int nlru_file_fsync(struct nlru_file *file)

@@ -509,9 +509,15 @@ NLRU_API int nlru_file_pin_page(struct nlru_file *file, uint64_t index, unsigned
  */
 NLRU_API int nlru_file_unpin_page(struct nlru_file *file, uint64_t index, size_t written_end);
 
-/* Write every dirty page back.  -EIO (logged with the file name) if a write failed. */
+/*
+ * Write every dirty page back.  If a write failed, the error it met (logged with the file
+ * name): -ENOSPC for a full disk, -EIO for a failing one, and so on.
+ */
 NLRU_API int nlru_file_flush(struct nlru_file *file);
-/* nlru_file_flush(), then fdatasync(2).  Reports a write error once, as fsync(2) does. */
+/*
+ * nlru_file_flush(), then fdatasync(2).  Reports a write error once, as fsync(2) does: the
+ * error its own writes met, or the first one background writeback met since the last report.
+ */
 NLRU_API int nlru_file_fsync(struct nlru_file *file);
 /*
  * Flush, drop the file's pages and close it.  If writing back fails, returns -EIO naming the

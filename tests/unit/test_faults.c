@@ -247,3 +247,23 @@ Test(faults, swap_moves_on_past_a_slot_given_back)
 		swap_slot_free(eng->swap, s);
 	destroy_engine(eng);
 }
+
+/* fsync reports the error that happened, whether its own writes or the flusher's met it. */
+Test(faults, fsync_reports_the_error_its_own_writes_met)
+{
+	struct nlru_engine *eng = quiet_engine(0);
+	struct nlru_file *f;
+
+	cr_assert_eq(nlru_file_open(eng, test_path("f"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f),
+		     0);
+	dirty_apart(f, 4);
+	filemap_inject_write_errors(f, ENOSPC, 1 << 30);
+	cr_expect_eq(nlru_file_fsync(f), -ENOSPC);
+	filemap_inject_write_errors(f, EFBIG, 1 << 30);
+	cr_expect_eq(nlru_file_flush(f), -EFBIG);
+	filemap_inject_write_errors(f, 0, 0);
+	cr_expect_eq(nlru_file_fsync(f), -EFBIG, "the flush's error, reported once");
+	cr_expect_eq(nlru_file_fsync(f), 0);
+	cr_assert_eq(nlru_file_close(f), 0);
+	destroy_engine(eng);
+}
