@@ -52,6 +52,13 @@ static struct pglist_data *range_pgdat(const struct nlru_engine *eng, const void
 	return NULL;
 }
 
+int nlru_current_node(const struct nlru_engine *eng)
+{
+	if (!eng)
+		return -EINVAL;
+	return numa_node_id(eng);
+}
+
 int nlru_addr_node(const struct nlru_engine *eng, const void *addr, size_t len)
 {
 	const struct pglist_data *pgdat;

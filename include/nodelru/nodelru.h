@@ -319,6 +319,16 @@ NLRU_API int nlru_free_pages_exact(struct nlru_engine *eng, void *addr, size_t s
 NLRU_API int nlru_addr_node(const struct nlru_engine *eng, const void *addr, size_t len);
 
 /*
+ * nlru_current_node - the node of the CPU the calling thread runs on, in @eng's topology
+ * (Linux's numa_node_id()): the node an allocation with NLRU_NUMA_NO_NODE prefers.  A
+ * NUMA-aware cache asks it to pick its per-node list; the answer may be stale as soon as the
+ * thread migrates, as in Linux.  A table lookup after the CPU number (cached per thread, a
+ * few ns): cheap enough for an allocation fast path.  Returns a node number below
+ * nlru_engine_nr_nodes(), or -EINVAL (not logged) for a NULL @eng.  Never blocks.
+ */
+NLRU_API int nlru_current_node(const struct nlru_engine *eng);
+
+/*
  * Anonymous regions: the engine's vma and page table.  A region is a range of virtual pages
  * of one owner; each page is resident in engine memory, swapped out to the swap file, or not
  * yet touched.  Pin a page to use its memory; the engine reclaims unpinned pages under

@@ -5,6 +5,7 @@
  */
 #include <criterion/criterion.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -209,6 +210,26 @@ Test(page_exact, addr_node_names_the_node_of_a_range)
 	cr_expect_eq(nlru_addr_node(NULL, p0, PAGE), -EINVAL);
 	cr_expect_eq(nlru_free_pages_exact(eng, p0, PAGE), 0);
 	cr_expect_eq(nlru_free_pages_exact(eng, p1, PAGE), 0);
+	destroy_engine(eng);
+}
+
+/* Pinned to each CPU of a two-node topology in turn, the thread is told that CPU's node. */
+Test(page_exact, current_node_follows_the_cpu_the_thread_runs_on)
+{
+	struct nlru_engine *eng = test_engine(8, "pack:2 numa:1 core:1 pu:1");
+	cpu_set_t old, set;
+
+	cr_assert_eq(sched_getaffinity(0, sizeof(old), &old), 0);
+	for (int cpu = 0; cpu < 2; cpu++) {
+		if (!CPU_ISSET(cpu, &old))
+			continue;
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		cr_assert_eq(sched_setaffinity(0, sizeof(set), &set), 0);
+		cr_expect_eq(nlru_current_node(eng), cpu, "on CPU %d", cpu);
+	}
+	cr_assert_eq(sched_setaffinity(0, sizeof(old), &old), 0);
+	cr_expect_eq(nlru_current_node(NULL), -EINVAL);
 	destroy_engine(eng);
 }
 
