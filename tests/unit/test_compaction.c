@@ -32,6 +32,65 @@ static void fill(struct nlru_region *region, size_t index, uint64_t value)
 	cr_assert_eq(nlru_region_unpin(region, index), 0);
 }
 
+/*
+ * Fill @region until Normal has no free block of pageblock order left (page i holds
+ * @base + i), then give back every even page of Normal: half of it free, in single pages.
+ * Returns how many region pages were filled.
+ */
+static size_t fragment_normal(struct nlru_engine *eng, struct nlru_region *region, size_t cap,
+			      uint64_t base)
+{
+	struct zone *normal = &NODE_DATA(eng, 0)->node_zones[ZONE_NORMAL];
+	size_t n = 0;
+
+	while (n < cap && largest_free_order(normal) >= (int)pageblock_order) {
+		fill(region, n, base + n);
+		if (++n % 64 == 0)
+			drain_all_pages(eng); /* what the per-CPU lists hold would merge later */
+	}
+	cr_assert_lt(n, cap);
+	drain_all_pages(eng);
+	cr_log_info("%zu pages filled; largest free order %d", n, largest_free_order(normal));
+	for (size_t i = 0; i < n; i++) {
+		struct page *page = region_page(region, i);
+
+		if (page && page_zonenum(page) == ZONE_NORMAL &&
+		    page_to_pfn(NODE_DATA(eng, 0), page) % 2 == 0)
+			cr_assert_eq(nlru_region_discard(region, i), 0);
+	}
+	drain_all_pages(eng);
+	return n;
+}
+
+/* Every page of @region's first @n still held holds @base + its index. */
+static void expect_region_data(struct nlru_region *region, size_t n, uint64_t base)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t *p;
+
+		if (!region_page(region, i) && region_swap_slot(region, i) < 0)
+			continue;
+		cr_assert_eq(nlru_region_pin(region, i, 0, (void **)&p), 0);
+		cr_expect_eq(p[0], base + i, "page %zu", i);
+		cr_expect_eq(p[511], base + i, "page %zu", i);
+		cr_assert_eq(nlru_region_unpin(region, i), 0);
+	}
+}
+
+/* One zone (Normal), no swap, so nothing is reclaimable and only compaction makes a block. */
+static struct nlru_engine *normal_only_engine(bool kswapd)
+{
+	struct nlru_engine *eng;
+	struct nlru_config cfg;
+
+	test_config(&cfg, 32, NULL);
+	cfg.dma32_pct = 0;
+	cfg.swap_mib = 0;
+	cfg.kswapd = kswapd;
+	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "%s", test_log_last);
+	return eng;
+}
+
 Test(compaction, a_fragmented_zone_compacts_to_the_largest_order)
 {
 	struct nlru_engine *eng = test_swap_engine(32, 0, false); /* nothing reclaimable */
@@ -43,24 +102,7 @@ Test(compaction, a_fragmented_zone_compacts_to_the_largest_order)
 	int before;
 
 	cr_assert_eq(nlru_region_create(eng, cap, 0, &region), 0);
-	/* Region pages until Normal has no free block of pageblock order left. */
-	while (n < cap && largest_free_order(normal) >= (int)pageblock_order) {
-		fill(region, n, 0x5000 + n);
-		if (++n % 64 == 0)
-			drain_all_pages(eng); /* what the per-CPU lists hold would merge later */
-	}
-	cr_assert_lt(n, cap);
-	drain_all_pages(eng);
-	cr_log_info("%zu pages filled; largest free order %d", n, largest_free_order(normal));
-	/* Every even page of Normal back: half of it free, in single pages. */
-	for (size_t i = 0; i < n; i++) {
-		struct page *page = region_page(region, i);
-
-		if (page && page_zonenum(page) == ZONE_NORMAL &&
-		    page_to_pfn(NODE_DATA(eng, 0), page) % 2 == 0)
-			cr_assert_eq(nlru_region_discard(region, i), 0);
-	}
-	drain_all_pages(eng);
+	n = fragment_normal(eng, region, cap, 0x5000);
 	before = largest_free_order(normal);
 	cr_assert_lt(before, MAX_ORDER - 1, "fragmented: order %d free", before);
 
@@ -74,17 +116,7 @@ Test(compaction, a_fragmented_zone_compacts_to_the_largest_order)
 	cr_expect_gt(stats.migrated, 0);
 	cr_expect_eq(vmstat_value(eng, "pgmigrate_success"), (int64_t)stats.migrated);
 
-	/* Every page left holds its data. */
-	for (size_t i = 0; i < n; i++) {
-		uint64_t *p;
-
-		if (!region_page(region, i) && region_swap_slot(region, i) < 0)
-			continue;
-		cr_assert_eq(nlru_region_pin(region, i, 0, (void **)&p), 0);
-		cr_expect_eq(p[0], 0x5000 + i, "page %zu", i);
-		cr_expect_eq(p[511], 0x5000 + i, "page %zu", i);
-		cr_assert_eq(nlru_region_unpin(region, i), 0);
-	}
+	expect_region_data(region, n, 0x5000);
 	check_free_lists(eng);
 	check_lru_invariants(eng, true);
 	cr_assert_eq(nlru_region_destroy(region), 0);
@@ -98,32 +130,14 @@ Test(compaction, a_fragmented_zone_compacts_to_the_largest_order)
  */
 Test(compaction, the_slow_path_compacts_for_a_high_order_request)
 {
-	struct nlru_engine *eng;
-	struct nlru_config cfg;
-	struct zone *normal;
+	struct nlru_engine *eng = normal_only_engine(false);
+	struct zone *normal = &NODE_DATA(eng, 0)->node_zones[ZONE_NORMAL];
 	struct nlru_region *region;
-	size_t n = 0, cap = 8192;
+	size_t n, cap = 8192;
 	void *addr;
 
-	test_config(&cfg, 32, NULL);
-	cfg.dma32_pct = 0;
-	cfg.swap_mib = 0;
-	cfg.kswapd = false;
-	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "%s", test_log_last);
-	normal = &NODE_DATA(eng, 0)->node_zones[ZONE_NORMAL];
 	cr_assert_eq(nlru_region_create(eng, cap, 0, &region), 0);
-	while (n < cap && largest_free_order(normal) >= (int)pageblock_order) {
-		fill(region, n, n);
-		if (++n % 64 == 0)
-			drain_all_pages(eng);
-	}
-	for (size_t i = 0; i < n; i++) {
-		struct page *page = region_page(region, i);
-
-		if (page && page_to_pfn(NODE_DATA(eng, 0), page) % 2 == 0)
-			cr_assert_eq(nlru_region_discard(region, i), 0);
-	}
-	drain_all_pages(eng);
+	n = fragment_normal(eng, region, cap, 0);
 	cr_assert_lt(largest_free_order(normal), MAX_ORDER - 1);
 	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, MAX_ORDER - 1, 0, &addr), 0, "%s",
 		     test_log_last);
@@ -134,15 +148,7 @@ Test(compaction, the_slow_path_compacts_for_a_high_order_request)
 	cr_expect_gt(vmstat_value(eng, "compact_isolated"), 0);
 	cr_expect_gt(vmstat_value(eng, "pgmigrate_success"), 0);
 	cr_assert_eq(nlru_free_pages(eng, addr, MAX_ORDER - 1), 0);
-	for (size_t i = 1; i < n; i++) {
-		uint64_t *p;
-
-		if (!region_page(region, i))
-			continue;
-		cr_assert_eq(nlru_region_pin(region, i, 0, (void **)&p), 0);
-		cr_expect_eq(p[0], i, "page %zu", i);
-		cr_assert_eq(nlru_region_unpin(region, i), 0);
-	}
+	expect_region_data(region, n, 0);
 	check_free_lists(eng);
 	cr_assert_eq(nlru_region_destroy(region), 0);
 	check_pages_accounted(eng, 0);
@@ -157,32 +163,14 @@ Test(compaction, the_slow_path_compacts_for_a_high_order_request)
  */
 Test(compaction, kcompactd_compacts_when_woken)
 {
-	struct nlru_engine *eng;
-	struct nlru_config cfg;
-	struct zone *normal;
+	struct nlru_engine *eng = normal_only_engine(true);
+	struct zone *normal = &NODE_DATA(eng, 0)->node_zones[ZONE_NORMAL];
 	struct nlru_region *region;
-	size_t n = 0, cap = 8192;
+	size_t cap = 8192;
 	void *addr;
 
-	test_config(&cfg, 32, NULL);
-	cfg.dma32_pct = 0;
-	cfg.swap_mib = 0;
-	cfg.kswapd = true;
-	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "%s", test_log_last);
-	normal = &NODE_DATA(eng, 0)->node_zones[ZONE_NORMAL];
 	cr_assert_eq(nlru_region_create(eng, cap, 0, &region), 0);
-	while (n < cap && largest_free_order(normal) >= (int)pageblock_order) {
-		fill(region, n, n);
-		if (++n % 64 == 0)
-			drain_all_pages(eng);
-	}
-	for (size_t i = 0; i < n; i++) {
-		struct page *page = region_page(region, i);
-
-		if (page && page_to_pfn(NODE_DATA(eng, 0), page) % 2 == 0)
-			cr_assert_eq(nlru_region_discard(region, i), 0);
-	}
-	drain_all_pages(eng);
+	fragment_normal(eng, region, cap, 0);
 	/* (In zone mode kswapd may have woken kcompactd already: 4.7 passes it the order.) */
 	wakeup_kcompactd(eng, NODE_DATA(eng, 0), MAX_ORDER - 1, ZONE_NORMAL);
 	for (int i = 0; i < 1000 && largest_free_order(normal) < MAX_ORDER - 1; i++)
