@@ -33,8 +33,18 @@ struct nlru_shrinker {
 	int active;        /* shrink_slab() calls of its callbacks in progress */
 	atomic_bool dead;  /* unregistered: no call starts any more (read unlocked between calls) */
 	bool free_on_idle; /* unregistered from inside a callback: the last call frees it */
+	atomic_bool futile_logged; /* its first futile call was reported */
 	_Atomic long nr_deferred[MAX_NUMNODES];
 };
+
+/*
+ * A call of one shrinker ends after this many batches in a row that freed nothing.  4.8 goes
+ * on until the target, up to twice what count() reports: a count of 2^40 objects that scan()
+ * never frees would hold the allocating thread for hours.  1024 batches (131072 objects at
+ * the default batch) is far past what any real cache needs to find something to free; what
+ * is left of the target is deferred, as for a call that ends at NLRU_SHRINK_STOP.
+ */
+#define SHRINK_FUTILE_BATCHES 1024
 
 int shrinker_list_init(struct nlru_engine *eng)
 {
@@ -185,6 +195,19 @@ unsigned long shrink_slab_target(unsigned long freeable, unsigned long deferred,
 	return (unsigned long)MIN(total, 2ull * freeable);
 }
 
+/* Said once per shrinker: its callbacks are the caller's, and the fix is there. */
+static void shrinker_report_futile(struct nlru_engine *eng, struct nlru_shrinker *shrinker,
+				   unsigned long freeable)
+{
+	if (atomic_exchange(&shrinker->futile_logged, true))
+		return;
+	log_warn(&eng->log,
+		 "shrinker %p: count reports %lu objects but %d scans in a row freed none; each "
+		 "reclaim call now stops after %d such scans (return NLRU_SHRINK_STOP from scan, "
+		 "or count only what scan can free)",
+		 (void *)shrinker, freeable, SHRINK_FUTILE_BATCHES, SHRINK_FUTILE_BATCHES);
+}
+
 /* do_shrink_slab(): one shrinker, one node. */
 static unsigned long do_shrink_slab(struct nlru_engine *eng, struct nlru_shrinker *shrinker,
 				    int nid, unsigned long nr_scanned, unsigned long nr_eligible)
@@ -192,6 +215,7 @@ static unsigned long do_shrink_slab(struct nlru_engine *eng, struct nlru_shrinke
 	const struct nlru_shrinker_def *def = &shrinker->def;
 	struct nlru_shrink_control sc = {.nid = nid};
 	unsigned long freeable, total, freed = 0, batch = (unsigned long)def->batch;
+	unsigned int futile = 0; /* batches in a row that freed nothing */
 	long deferred;
 
 	shrinker_call_depth++;
@@ -206,6 +230,10 @@ static unsigned long do_shrink_slab(struct nlru_engine *eng, struct nlru_shrinke
 	while ((total >= batch || total >= freeable) && !atomic_load(&shrinker->dead)) {
 		unsigned long ret;
 
+		if (futile == SHRINK_FUTILE_BATCHES) {
+			shrinker_report_futile(eng, shrinker, freeable);
+			break;
+		}
 		sc.nr_to_scan = MIN(batch, total);
 		sc.nr_scanned = sc.nr_to_scan;
 		shrinker_call_depth++;
@@ -213,6 +241,7 @@ static unsigned long do_shrink_slab(struct nlru_engine *eng, struct nlru_shrinke
 		shrinker_call_depth--;
 		if (ret == NLRU_SHRINK_STOP)
 			break;
+		futile = ret ? 0 : futile + 1;
 		freed += ret;
 		count_vm_events(eng, NLRU_SLABS_SCANNED, sc.nr_to_scan);
 		total -= sc.nr_to_scan;

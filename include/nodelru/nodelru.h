@@ -566,7 +566,11 @@ struct nlru_shrink_control {
 
 /* count: objects that could be freed now (0: nothing to do).  Must not allocate with reclaim. */
 typedef unsigned long (*nlru_count_objects_fn)(void *arg, struct nlru_shrink_control *sc);
-/* scan: try to free nr_to_scan objects; returns how many were freed, or NLRU_SHRINK_STOP. */
+/*
+ * scan: try to free nr_to_scan objects; returns how many were freed, or NLRU_SHRINK_STOP.  One
+ * reclaim call of a shrinker ends after 1024 scans in a row that free nothing (reported once
+ * per shrinker, at WARN), where Linux would go on to twice what count reported.
+ */
 typedef unsigned long (*nlru_scan_objects_fn)(void *arg, struct nlru_shrink_control *sc);
 
 #define NLRU_SHRINK_STOP (~0ul - 1) /* cannot make progress now (a lock is busy, ...) */

@@ -567,3 +567,65 @@ Test(shrinker, unregister_waits_for_calls_in_progress)
 		cr_assert_eq(nlru_free_pages(eng, held[n], 0), 0);
 	destroy_engine(eng);
 }
+
+/* A shrinker that claims 2^40 objects and frees none of them. */
+struct liar {
+	_Atomic long scans;
+};
+
+static unsigned long liar_count(void *arg, struct nlru_shrink_control *sc)
+{
+	return 1ul << 40;
+}
+
+static unsigned long liar_scan(void *arg, struct nlru_shrink_control *sc)
+{
+	atomic_fetch_add(&((struct liar *)arg)->scans, 1);
+	return 0;
+}
+
+static _Atomic int futile_reports;
+
+static void count_futile_reports(void *arg, enum nlru_log_level level, const char *msg)
+{
+	if (strstr(msg, "scans in a row freed none"))
+		atomic_fetch_add(&futile_reports, 1);
+	test_log(arg, level, msg);
+}
+
+/*
+ * 4.8's target for such a shrinker is twice its count, 2^41 objects: every reclaim call would
+ * scan it for hours.  Each call stops after SHRINK_FUTILE_BATCHES fruitless scans, the
+ * allocations that reclaim go on, and the shrinker is reported once.
+ */
+Test(shrinker, a_count_that_scans_never_free_does_not_hang_reclaim)
+{
+	struct nlru_engine *eng;
+	struct nlru_config cfg;
+	static struct liar liar;
+	struct nlru_shrinker_def def = {
+		.size = sizeof(def), .count = liar_count, .scan = liar_scan, .arg = &liar};
+	struct nlru_shrinker *s;
+	struct nlru_region *r;
+	void *p;
+
+	test_config(&cfg, 8, NULL);
+	cfg.swap_mib = 48;
+	cfg.kswapd = false;
+	cfg.log = count_futile_reports;
+	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "%s", test_log_last);
+	cr_assert_eq(nlru_shrinker_register(eng, &def, &s), 0);
+	cr_assert_eq(nlru_region_create(eng, 2 * 2048, 0, &r), 0);
+	for (size_t i = 0; i < 2 * 2048; i++) {
+		cr_assert_eq(nlru_region_pin(r, i, NLRU_PIN_WRITE, &p), 0, "page %zu", i);
+		cr_assert_eq(nlru_region_unpin(r, i), 0);
+	}
+	cr_expect_gt(vmstat_value(eng, "allocstall_movable") +
+			     vmstat_value(eng, "allocstall_normal"),
+		     0, "direct reclaim ran");
+	cr_expect_gt(atomic_load(&liar.scans), 0);
+	cr_expect_eq(atomic_load(&futile_reports), 1, "reported once, not per call");
+	cr_assert_eq(nlru_region_destroy(r), 0);
+	nlru_shrinker_unregister(s);
+	destroy_engine(eng);
+}
