@@ -582,7 +582,6 @@ static int map_setup(struct nlru_region *region, struct map_region *map)
 {
 	struct nlru_engine *eng = region->eng;
 	size_t len = region->nr_pages << PAGE_SHIFT;
-	char name[16];
 	void *mem;
 	int r;
 
@@ -623,8 +622,8 @@ static int map_setup(struct nlru_region *region, struct map_region *map)
 	region->map = map;
 	for (unsigned int i = 0; i < map->nr_threads; i++) {
 		map->threads[i].region = region;
-		snprintf(name, sizeof(name), "nlru-fault%u", i % MAP_MAX_THREADS);
-		r = kthread_run(&map->threads[i].thread, map_fault_thread, &map->threads[i], name);
+		r = kthread_run(&map->threads[i].thread, map_fault_thread, &map->threads[i],
+				"nlru-fault%u", i);
 		if (r) {
 			log_err(&eng->log, "mapped region: cannot start a fault thread: %s",
 				strerror(r));

@@ -310,7 +310,6 @@ void kcompactd_state_destroy(struct pglist_data *pgdat)
 int kcompactd_start_all(struct nlru_engine *eng)
 {
 	struct pglist_data *pgdat;
-	char name[16];
 	int nid, r;
 
 	for_each_online_pgdat(pgdat, eng, nid) {
@@ -319,8 +318,7 @@ int kcompactd_start_all(struct nlru_engine *eng)
 		if (!arg)
 			return -ENOMEM;
 		*arg = (struct kcompactd_arg){eng, pgdat};
-		snprintf(name, sizeof(name), "kcompactd%d", nid);
-		r = kthread_run(&pgdat->kcompactd.thread, kcompactd_main, arg, name);
+		r = kthread_run(&pgdat->kcompactd.thread, kcompactd_main, arg, "kcompactd%d", nid);
 		if (r) {
 			free(arg);
 			log_err(&eng->log, "cannot start kcompactd for node %d: %s", nid,

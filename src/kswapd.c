@@ -351,7 +351,6 @@ static void *kswapd_main(void *arg)
 int kswapd_start_all(struct nlru_engine *eng)
 {
 	struct pglist_data *pgdat;
-	char name[16];
 	int nid, r;
 
 	for_each_online_pgdat(pgdat, eng, nid) {
@@ -360,8 +359,7 @@ int kswapd_start_all(struct nlru_engine *eng)
 		if (!arg)
 			return -ENOMEM;
 		*arg = (struct kswapd_arg){eng, pgdat};
-		snprintf(name, sizeof(name), "kswapd%d", nid);
-		r = kthread_run(&pgdat->kswapd.thread, kswapd_main, arg, name);
+		r = kthread_run(&pgdat->kswapd.thread, kswapd_main, arg, "kswapd%d", nid);
 		if (r) {
 			free(arg);
 			log_err(&eng->log, "cannot start kswapd for node %d: %s", nid, strerror(r));

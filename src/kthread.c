@@ -6,6 +6,8 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "current.h"
@@ -25,10 +27,12 @@ static void *kthread_main(void *p)
 	return start.fn(start.arg);
 }
 
-int kthread_run(pthread_t *thread, void *(*fn)(void *), void *arg, const char *name)
+int kthread_run(pthread_t *thread, void *(*fn)(void *), void *arg, const char *namefmt, ...)
 {
 	struct kthread_start *start = malloc(sizeof(*start));
+	char name[16]; /* what pthread_setname_np() takes, the NUL included */
 	sigset_t all, saved;
+	va_list ap;
 	int r;
 
 	if (!start)
@@ -42,6 +46,9 @@ int kthread_run(pthread_t *thread, void *(*fn)(void *), void *arg, const char *n
 		free(start);
 		return r;
 	}
+	va_start(ap, namefmt);
+	vsnprintf(name, sizeof(name), namefmt, ap);
+	va_end(ap);
 	pthread_setname_np(*thread, name);
 	return 0;
 }

@@ -10,9 +10,11 @@
 #include <pthread.h>
 
 /*
- * kthread_run(): start @fn(@arg) in a new engine thread named @name (at most 15 characters).
- * 0 or pthread_create()'s errno.
+ * kthread_run(): start @fn(@arg) in a new engine thread named by the printf format @namefmt, as
+ * Linux's kthread_run() is; the name is cut to the 15 characters a thread name holds.  0 or
+ * pthread_create()'s errno.
  */
-int kthread_run(pthread_t *thread, void *(*fn)(void *), void *arg, const char *name);
+__attribute__((format(printf, 4, 5))) int kthread_run(pthread_t *thread, void *(*fn)(void *),
+						      void *arg, const char *namefmt, ...);
 
 #endif /* NODELRU_KTHREAD_H */
