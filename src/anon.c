@@ -279,7 +279,7 @@ bool anon_fault_install(struct nlru_region *region, size_t index, uint64_t v, st
 	CHECK_FULL(&eng->log, witness_holds(LOCK_REGION));
 	if (region->slots[index] != v)
 		return false;
-	page->mapping = region->owner.id;
+	set_page_mapping(page, region->owner.id);
 	page->index = (uint32_t)index;
 	page->private = pin; /* its pins */
 	page_set(page, PG_swapbacked);
@@ -596,7 +596,7 @@ static void drop_swapped_page(struct nlru_region *region, struct page *page)
 	region->slots[index] = make_swap_slot(region, delete_from_swap_cache(eng, page));
 	page_clear(page, PG_swapbacked);
 	page_clear(page, PG_reclaim);
-	page->mapping = 0;
+	set_page_mapping(page, 0);
 	page->index = 0;
 	mod_page_node_state(page_pgdat(eng, page), page, NLRU_NR_ANON_MAPPED, -1);
 	/* Drop the mapping's and reclaim's references: the caller frees the page. */

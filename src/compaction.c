@@ -140,8 +140,7 @@ static bool migration_candidate(const struct page *page)
 {
 	uint32_t flags = page_flags(page);
 
-	return (flags & (1u << PG_lru)) && !(flags & (1u << PG_buddy)) &&
-	       __atomic_load_n(&page->mapping, __ATOMIC_RELAXED);
+	return (flags & (1u << PG_lru)) && !(flags & (1u << PG_buddy)) && page_mapping_id(page);
 }
 
 /* isolate_migratepages_block() and migrate_pages() for one pageblock.  False: no targets. */

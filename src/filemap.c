@@ -68,7 +68,7 @@ int add_to_page_cache(struct nlru_file *file, struct page *page, uint32_t index,
 		*activate = !write && workingset_refault(eng, v);
 		workingset_shadow_gone(eng, v);
 	}
-	page->mapping = file->owner.id;
+	set_page_mapping(page, file->owner.id);
 	page->index = index;
 	/* The index's reference and the caller's. */
 	__atomic_store_n(&page->refcount, 2, __ATOMIC_RELEASE);
@@ -529,7 +529,7 @@ bool filemap_remove_page(struct nlru_engine *eng, struct page *page)
 	    pageindex_store(&file->idx, page->index,
 			    workingset_eviction(page_lruvec(pgdat, page), page)) == 0) {
 		mod_page_node_state(pgdat, page, NLRU_NR_FILE_PAGES, -1);
-		page->mapping = 0;
+		set_page_mapping(page, 0);
 		page->index = 0;
 		__atomic_store_n(&page->refcount, 0, __ATOMIC_RELEASE);
 		removed = true;

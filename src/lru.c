@@ -224,7 +224,7 @@ void lru_release_page(struct nlru_engine *eng, struct page *page)
 	int isolated = isolate_lru_page(eng, page);
 
 	CHECK_CHEAP(&eng->log, isolated == 0);
-	page->mapping = 0;
+	set_page_mapping(page, 0);
 	page->index = 0;
 	__atomic_store_n(&page->refcount, 0, __ATOMIC_RELEASE);
 	free_pages_trusted(eng, page, 0);
@@ -256,12 +256,12 @@ int lru_migrate_page(struct nlru_engine *eng, struct page *page, struct page *ne
 	if (copy)
 		memcpy(page_address(pgdat, newpfn), page_address(pgdat, pfn), PAGE_SIZE);
 	pfnlist_replace(&lruvec->lists[page_lru(page)], pgdat->pages, pfn, newpfn);
-	newpage->mapping = page->mapping;
+	set_page_mapping(newpage, page->mapping);
 	newpage->index = page->index;
 	newpage->private = page->private;
 	set_page_flags(newpage, (page_flags(newpage) & ~pageflags) | (flags & pageflags));
 	set_page_flags(page, flags & ~pageflags);
-	page->mapping = 0;
+	set_page_mapping(page, 0);
 	page->index = 0;
 	page->private = 0;
 	spin_unlock(&lruvec->lru_lock);

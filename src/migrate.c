@@ -20,7 +20,7 @@
 
 int migrate_page(struct nlru_engine *eng, struct page *page, struct page *newpage)
 {
-	uint32_t id = __atomic_load_n(&page->mapping, __ATOMIC_RELAXED);
+	uint32_t id = page_mapping_id(page);
 	struct owner_head *owner;
 	int r;
 

@@ -147,10 +147,25 @@ static inline void set_page_order(struct page *page, unsigned int order)
 	set_page_flags(page, (page_flags(page) & ~PAGE_ORDER_MASK) | (order << PAGE_ORDER_SHIFT));
 }
 
+/*
+ * page->mapping is written under its owner's lock but read without one by compaction's
+ * migrate scanner and migrate_page(), as Linux reads page_mapping() under RCU: every access
+ * is a relaxed atomic, and the owner's lock then says whether the page is still its own.
+ */
+static inline uint32_t page_mapping_id(const struct page *page)
+{
+	return __atomic_load_n(&page->mapping, __ATOMIC_RELAXED);
+}
+
+static inline void set_page_mapping(struct page *page, uint32_t id)
+{
+	__atomic_store_n(&page->mapping, id, __ATOMIC_RELAXED);
+}
+
 /* A page of a region or a file (it has an owner, or sits on an LRU list): its owner frees it. */
 static inline bool page_owned(const struct page *page)
 {
-	return page->mapping || (page_flags(page) & (1u << PG_lru));
+	return page_mapping_id(page) || (page_flags(page) & (1u << PG_lru));
 }
 
 static inline unsigned int page_zonenum(const struct page *page)
