@@ -1,10 +1,11 @@
 /*
- * What the benchmarks share: a monotonic clock, the median of a set of samples, and the TSC
- * that mmtests' pagealloc times with.
+ * What the benchmarks share: a monotonic clock, the median of a set of samples, a growing
+ * array of samples, and the TSC that mmtests' pagealloc times with.
  */
 #ifndef NODELRU_BENCH_UTIL_H
 #define NODELRU_BENCH_UTIL_H
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
@@ -12,6 +13,22 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #endif
+
+/* Append @v to the samples @x[0..@n) of capacity @cap, doubling it as needed: 0 or -ENOMEM. */
+static inline int samples_push(double **x, size_t *n, size_t *cap, double v)
+{
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		double *nx = realloc(*x, ncap * sizeof(*nx));
+
+		if (!nx)
+			return -ENOMEM;
+		*x = nx;
+		*cap = ncap;
+	}
+	(*x)[(*n)++] = v;
+	return 0;
+}
 
 static inline double now_s(void)
 {

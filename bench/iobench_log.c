@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_util.h"
 #include "input.h"
 #include "mmstat.h"
 
@@ -99,17 +100,7 @@ int iob_ops_add(struct iob_ops *ops, const char *name, double v)
 
 	if (!op)
 		return strlen(name) >= MM_OP_MAX ? -EINVAL : -ENOMEM;
-	if (op->n == op->cap) {
-		size_t ncap = op->cap ? op->cap * 2 : 16;
-		double *nx = realloc(op->x, ncap * sizeof(*nx));
-
-		if (!nx)
-			return -ENOMEM;
-		op->x = nx;
-		op->cap = ncap;
-	}
-	op->x[op->n++] = v;
-	return 0;
+	return samples_push(&op->x, &op->n, &op->cap, v);
 }
 
 const struct iob_op *iob_ops_find(const struct iob_ops *ops, const char *name)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_util.h"
 #include "input.h"
 
 #define PA_MAX_ORDERS 16
@@ -61,21 +62,6 @@ static void shape_add(struct pa_shape *sh, const struct pa_line *l)
 		sh->batches[l->order][(*n)++] = l->batch;
 }
 
-static int op_push(struct pa_op *op, double v)
-{
-	if (op->n == op->cap) {
-		size_t ncap = op->cap ? op->cap * 2 : 16;
-		double *nx = realloc(op->x, ncap * sizeof(*nx));
-
-		if (!nx)
-			return -ENOMEM;
-		op->x = nx;
-		op->cap = ncap;
-	}
-	op->x[op->n++] = v;
-	return 0;
-}
-
 static struct pa_op *ops_new(struct pa_ops *ops, const char *kind, unsigned int order,
 			     unsigned long batch)
 {
@@ -110,7 +96,7 @@ static int build_op(struct pa_ops *ops, const struct pa_line *kept, size_t nr, i
 		return -ENOMEM;
 	for (size_t i = 0; i < nr; i++)
 		if (kept[i].order == order && kept[i].batch == batch &&
-		    op_push(op, pick(&kept[i], kind)))
+		    samples_push(&op->x, &op->n, &op->cap, pick(&kept[i], kind)))
 			return -ENOMEM;
 	return 0;
 }
