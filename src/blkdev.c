@@ -225,50 +225,30 @@ static int iov_skip(struct iovec **iov, int cnt, size_t n)
 	return cnt;
 }
 
-/*
- * The real transfer of @cnt pieces at @pos: 0 or errno, and the bytes moved in *@done.  A
- * write goes on after a short count until all is written or an error says why it stopped; a
- * read goes on until the pieces are full or the file ends (a short read mid-file may come
- * before an error).
- */
-static int do_rw(int fd, bool write, struct iovec *iov, int cnt, uint64_t pos, size_t *done)
-{
-	*done = 0;
-	while (cnt > 0) {
-		int chunk = MIN(cnt, IOV_MAX);
-		ssize_t n = write ? pwritev(fd, iov, chunk, (off_t)(pos + *done))
-				  : preadv(fd, iov, chunk, (off_t)(pos + *done));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return errno;
-		if (n == 0)
-			return write ? EIO : 0;
-		*done += (size_t)n;
-		cnt = iov_skip(&iov, cnt, (size_t)n);
-	}
-	return 0;
-}
-
 static bool dio_aligned(const struct iovec *v)
 {
 	return v->iov_len && !(v->iov_len % DIO_ALIGN) && !((uintptr_t)v->iov_base % DIO_ALIGN);
 }
 
 /*
- * do_rw() through @dio_fd (O_DIRECT) for the leading pieces O_DIRECT takes, aligned in length
- * and address at an aligned offset, and through the buffered @fd from the first piece it
- * does not on: a partial last page, or what follows a short transfer that ended unaligned (a
- * read meeting the end of the file).  The host's kernel keeps the two coherent: a direct read
- * writes back the buffered pages of its range first, and a direct write drops them.
+ * The real transfer of @cnt pieces at @pos: 0 or errno, and the bytes moved in *@done.  A
+ * write goes on after a short count until all is written or an error says why it stopped; a
+ * read goes on until the pieces are full or the file ends (a short read mid-file may come
+ * before an error).
+ *
+ * With an O_DIRECT descriptor @dio_fd (else -1), the leading pieces O_DIRECT takes, aligned in
+ * length and address at an aligned offset, go through it, and through the buffered @fd from
+ * the first piece it does not on: a partial last page, or what follows a short transfer that
+ * ended unaligned (a read meeting the end of the file).  The host's kernel keeps the two
+ * coherent: a direct read writes back the buffered pages of its range first, and a direct
+ * write drops them.
  */
-static int do_rw_direct(int dio_fd, int fd, bool write, struct iovec *iov, int cnt, uint64_t pos,
-			size_t *done)
+static int do_rw(int dio_fd, int fd, bool write, struct iovec *iov, int cnt, uint64_t pos,
+		 size_t *done)
 {
 	*done = 0;
 	while ((cnt = iov_skip(&iov, cnt, 0)) > 0) {
-		bool direct = !((pos + *done) % DIO_ALIGN);
+		bool direct = dio_fd >= 0 && !((pos + *done) % DIO_ALIGN);
 		int chunk = 0;
 		ssize_t n;
 
@@ -310,9 +290,7 @@ static void request_io(struct blk_request *rq)
 			memcpy(iov + cnt, bio->vecs, sizeof(*iov) * (size_t)bio->nr_vecs);
 			cnt += bio->nr_vecs;
 		}
-		err = rq->first->dio_fd >= 0 ? do_rw_direct(rq->first->dio_fd, rq->fd, rq->write,
-							    iov, cnt, rq->pos, &done)
-					     : do_rw(rq->fd, rq->write, iov, cnt, rq->pos, &done);
+		err = do_rw(rq->first->dio_fd, rq->fd, rq->write, iov, cnt, rq->pos, &done);
 	}
 	if (iov != stack)
 		free(iov);
