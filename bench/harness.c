@@ -332,6 +332,19 @@ int harness_write_table(const struct mm_table *t, const char *dir, const char *b
 	return 0;
 }
 
+int harness_emit_table(struct mm_table *t, const char *dir, const char *base, const char *title)
+{
+	int r = harness_write_table(t, dir, base);
+
+	if (!r) {
+		printf("%s\n", title);
+		mm_table_print(t, stdout);
+		printf("\n");
+	}
+	mm_table_fini(t);
+	return r;
+}
+
 void harness_progress(const struct harness_opts *o, const char *fmt, ...)
 {
 	va_list ap;

@@ -108,6 +108,8 @@ int harness_dump(struct nlru_engine *eng, const char *dir, const char *when);
 
 /* harness_write_table - the table as <dir>/<base>.txt, .csv and .json.  0 or -EIO. */
 int harness_write_table(const struct mm_table *t, const char *dir, const char *base);
+/* Print @t under @title and keep it as harness_write_table() does; frees @t.  0 or -EIO. */
+int harness_emit_table(struct mm_table *t, const char *dir, const char *base, const char *title);
 
 /*
  * harness_progress - a progress line on stderr, redrawn in place, only when stderr is a

@@ -139,16 +139,3 @@ void iobench_gate_destroy(struct iobench_gate *g)
 	pthread_cond_destroy(&g->cond);
 	pthread_mutex_destroy(&g->lock);
 }
-
-int iobench_emit_table(struct mm_table *t, const char *dir, const char *base, const char *title)
-{
-	int r = harness_write_table(t, dir, base);
-
-	if (!r) {
-		printf("%s\n", title);
-		mm_table_print(t, stdout);
-		printf("\n");
-	}
-	mm_table_fini(t);
-	return r;
-}

@@ -67,7 +67,4 @@ void iobench_gate_wait(struct iobench_gate *g);
 void iobench_gate_open(struct iobench_gate *g);
 void iobench_gate_destroy(struct iobench_gate *g);
 
-/* Print @t under @title and keep it as <dir>/<base>.txt, .csv and .json; frees @t. */
-int iobench_emit_table(struct mm_table *t, const char *dir, const char *base, const char *title);
-
 #endif /* NODELRU_BENCH_IOBENCH_H */

@@ -263,7 +263,7 @@ static int elapsed_table(struct paralleldd *pd)
 	for (int m = 0; m < pd->h.nr_modes; m++)
 		iob_ops_fini(&ops[m]);
 	return r ? r
-		 : iobench_emit_table(&t, pd->h.results, "paralleldd-elapsed",
+		 : harness_emit_table(&t, pd->h.results, "paralleldd-elapsed",
 				      "paralleldd (elapsed seconds of each dd)");
 }
 
@@ -279,7 +279,7 @@ static int duration_table(struct paralleldd *pd)
 		recs[m] = pd->run[m].clock;
 	r = mmt_duration_table(&t, names, recs, (size_t)pd->h.nr_modes);
 	return r ? r
-		 : iobench_emit_table(&t, pd->h.results, "paralleldd-duration",
+		 : harness_emit_table(&t, pd->h.results, "paralleldd-duration",
 				      "paralleldd duration (CPU and wall seconds)");
 }
 

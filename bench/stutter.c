@@ -282,19 +282,6 @@ static void column_names(const struct stutter *st, const char **names)
 		names[m] = st->run[m].column;
 }
 
-static int emit_table(struct mm_table *t, const char *dir, const char *base, const char *title)
-{
-	int r = harness_write_table(t, dir, base);
-
-	if (!r) {
-		printf("%s\n", title);
-		mm_table_print(t, stdout);
-		printf("\n");
-	}
-	mm_table_fini(t);
-	return r;
-}
-
 /* The main table: mmap latency in ms, rows of mmtests' SummariseVariabletime.pm. */
 static int latency_table(struct stutter *st)
 {
@@ -333,7 +320,8 @@ static int latency_table(struct stutter *st)
 		r = mm_table_add(&t, stutter_stat_names[row], "mmap", MM_CMP_PNDIFF, v);
 	}
 	return r ? (mm_table_fini(&t), r)
-		 : emit_table(&t, st->h.results, "stutter-latency", "stutter (mmap latency, ms)");
+		 : harness_emit_table(&t, st->h.results, "stutter-latency",
+				      "stutter (mmap latency, ms)");
 }
 
 /*
@@ -358,8 +346,8 @@ static int write_speed_table(struct stutter *st)
 			       : NAN;
 	r = mm_table_add(&t, "Ops", "Write", MM_CMP_PNDIFF, v);
 	return r ? (mm_table_fini(&t), r)
-		 : emit_table(&t, st->h.results, "stutter-write-speed",
-			      "stutter estimated write speed (MB/s)");
+		 : harness_emit_table(&t, st->h.results, "stutter-write-speed",
+				      "stutter estimated write speed (MB/s)");
 }
 
 /*
@@ -389,8 +377,8 @@ static int throughput_table(struct stutter *st)
 		r = mm_table_add(&t, stats[s], "tput", MM_CMP_PNDIFF, v);
 	}
 	return r ? (mm_table_fini(&t), r)
-		 : emit_table(&t, st->h.results, "stutter-throughput",
-			      "stutter parallel write throughput (MB/s)");
+		 : harness_emit_table(&t, st->h.results, "stutter-throughput",
+				      "stutter parallel write throughput (MB/s)");
 }
 
 static int write_run_info(const struct stutter *st)

@@ -404,7 +404,7 @@ static int throughput_table(struct tiobench *tb)
 	for (int m = 0; m < tb->h.nr_modes; m++)
 		iob_ops_fini(&ops[m]);
 	return r ? r
-		 : iobench_emit_table(&t, tb->h.results, "tiobench-throughput",
+		 : harness_emit_table(&t, tb->h.results, "tiobench-throughput",
 				      "tiobench Throughput (MB/s)");
 }
 
@@ -420,7 +420,7 @@ static int duration_table(struct tiobench *tb)
 		recs[m] = tb->run[m].clock;
 	r = mmt_duration_table(&t, names, recs, (size_t)tb->h.nr_modes);
 	return r ? r
-		 : iobench_emit_table(&t, tb->h.results, "tiobench-duration",
+		 : harness_emit_table(&t, tb->h.results, "tiobench-duration",
 				      "tiobench duration (CPU and wall seconds)");
 }
 
