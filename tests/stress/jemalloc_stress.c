@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <nodelru/jemalloc.h>
 #include <nodelru/vmstat.h>
@@ -22,8 +23,10 @@
 
 #define SLOTS 64
 #define HOG_PAGES 6144 /* 1.5 times the engine */
+/* Hog passes over its region after the workers end, at most, waiting for a purge. */
+#define MAX_PASSES_AFTER_WORK 200
 
-static atomic_long errors, failed_allocs;
+static atomic_long errors, failed_allocs, hog_rounds;
 static atomic_bool done, hog_filled;
 
 struct worker {
@@ -87,6 +90,7 @@ static void *hog_main(void *arg)
 		}
 		if (round + 1 == HOG_PAGES)
 			atomic_store(&hog_filled, true);
+		atomic_store(&hog_rounds, (long)round + 1);
 	}
 	return NULL;
 }
@@ -126,6 +130,14 @@ int main(int argc, char **argv)
 	}
 	for (int t = 0; t < threads; t++)
 		pthread_join(tid[t], NULL);
+	/* The workers may finish before reclaim has come round to the arena's shrinker (under
+	 * TSan they sometimes take less than a second): the memory they freed stays dirty, so
+	 * the hog's pressure must purge it within a bounded number of passes. */
+	long end_round = atomic_load(&hog_rounds) + MAX_PASSES_AFTER_WORK * HOG_PAGES;
+
+	while (nlru_jemalloc_stats(je, &st) == 0 && !st.purges &&
+	       atomic_load(&hog_rounds) < end_round)
+		nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
 	atomic_store(&done, true);
 	pthread_join(hog, NULL);
 	nlru_jemalloc_stats(je, &st);
