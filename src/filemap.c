@@ -355,6 +355,7 @@ static void file_init(struct nlru_file *file, struct nlru_engine *eng, int nid, 
 	file->ino = st->st_ino;
 	file->max_bytes = file_max_bytes(file->fd);
 	file->ra_next = UINT32_MAX;
+	file->ra_prev_pos = UINT64_MAX;
 	spin_lock_init(&file->lock, LOCK_FILE, &eng->log);
 }
 

@@ -47,12 +47,13 @@ struct nlru_file {
 		max_bytes; /* the file system's largest file, at most MAX_FILE_BYTES (s_maxbytes) */
 	uint32_t ra_next;  /* the page a sequential reader reads next */
 	uint32_t ra_end;   /* the page after the last readahead window (file_ra_state's end) */
-	uint32_t wb_index; /* where the flusher's next writeback starts (writeback_index) */
-	int wb_err;        /* first writeback error not yet reported by fsync (errno) */
-	int wb_last_err;   /* the latest writeback error (errno), for a flush that saw it happen */
-	int wb_failing;    /* errno of the latest write if it failed, 0 once one succeeded */
-	long pins;         /* pinned pages (each pin counted): close waits for none */
-	uint32_t inflight; /* bios of this file not yet ended (atomic): close waits for none */
+	uint64_t ra_prev_pos; /* where the last read ended (file_ra_state's prev_pos; atomic) */
+	uint32_t wb_index;    /* where the flusher's next writeback starts (writeback_index) */
+	int wb_err;           /* first writeback error not yet reported by fsync (errno) */
+	int wb_last_err;    /* the latest writeback error (errno), for a flush that saw it happen */
+	int wb_failing;     /* errno of the latest write if it failed, 0 once one succeeded */
+	long pins;          /* pinned pages (each pin counted): close waits for none */
+	uint32_t inflight;  /* bios of this file not yet ended (atomic): close waits for none */
 	uint32_t wb_errors; /* writes that failed so far (atomic): a flush compares before/after */
 	long nr_dirty;      /* PG_dirty pages: the file is on the flusher's list while any */
 	struct dirty_link dirty_link;
@@ -122,7 +123,7 @@ int alloc_cache_pages(struct nlru_file *file, struct page **pages, int n, bool w
 struct page *get_cache_page(struct nlru_file *file, uint32_t index, bool write, int *err);
 int get_read_pages(struct nlru_file *file, uint64_t pos, uint64_t limit, struct page **pages,
 		   uint64_t *end, int *err);
-void put_read_pages(struct nlru_file *file, struct page **pages, int n);
+void put_read_pages(struct nlru_file *file, struct page **pages, int n, uint64_t pos, uint64_t end);
 
 /* filemap_truncate.c, where it is described. */
 void truncate_cache(struct nlru_file *file);

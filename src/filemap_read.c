@@ -388,13 +388,30 @@ int get_read_pages(struct nlru_file *file, uint64_t pos, uint64_t limit, struct 
 	return got;
 }
 
-/* Done with pages from get_read_pages(): each counts as an access, as a read does. */
-void put_read_pages(struct nlru_file *file, struct page **pages, int n)
+/*
+ * Done with the pages from get_read_pages() that a read of [@pos, @end) went through.  Each
+ * counts as an access, except a page the previous read ended in when this one starts where
+ * that one stopped: a sequential reader of small pieces marks each page once, not once per
+ * piece, as do_generic_file_read() does with file_ra_state's prev_pos (mm/filemap.c).
+ * Readers sharing the handle share the position, as tasks sharing a struct file do.
+ */
+void put_read_pages(struct nlru_file *file, struct page **pages, int n, uint64_t pos, uint64_t end)
 {
+	uint64_t prev = __atomic_load_n(&file->ra_prev_pos, __ATOMIC_RELAXED);
+
 	for (int i = 0; i < n; i++) {
-		mark_page_accessed(file->eng, pages[i]);
+		uint64_t index = (pos >> PAGE_SHIFT) + (uint64_t)i;
+		uint64_t start = i ? index << PAGE_SHIFT : pos;
+		uint64_t stop = MIN(end, (index + 1) << PAGE_SHIFT);
+
+		if (start != prev || (prev >> PAGE_SHIFT) != index)
+			mark_page_accessed(file->eng, pages[i]);
+		/* prev_index stays this page when the read ran to its end, offset 0. */
+		prev = index << PAGE_SHIFT | (stop & (PAGE_SIZE - 1));
 		put_page(pages[i]);
 	}
+	if (n)
+		__atomic_store_n(&file->ra_prev_pos, prev, __ATOMIC_RELAXED);
 }
 
 long nlru_file_pread(struct nlru_file *file, void *buf, size_t len, uint64_t offset)
@@ -413,7 +430,8 @@ long nlru_file_pread(struct nlru_file *file, void *buf, size_t len, uint64_t off
 	}
 	len = within_max_file(offset, len);
 	while (done < len) {
-		uint64_t pos = offset + done, end;
+		const uint64_t from = offset + done;
+		uint64_t pos = from, end;
 		struct page *pages[COPY_BATCH];
 		int got = get_read_pages(file, pos, offset + len, pages, &end, &err);
 
@@ -426,7 +444,7 @@ long nlru_file_pread(struct nlru_file *file, void *buf, size_t len, uint64_t off
 			done += n;
 			pos += n;
 		}
-		put_read_pages(file, pages, got);
+		put_read_pages(file, pages, got, from, end);
 		if (!got)
 			break;
 	}

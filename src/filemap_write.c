@@ -160,8 +160,10 @@ static int write_whole_pages(struct nlru_file *file, uint32_t index, const char 
 			     int *err);
 
 /*
- * Done with the run's pages: the written ones count as accessed and lose our reference, fresh
- * ones left out of the index are freed, and a page another writer cached first is written
+ * Done with the run's pages: the written ones lose our reference (a write is no access for
+ * the LRU: 4.8's generic_perform_write() and grab_cache_page_write_begin() in mm/filemap.c
+ * never mark a page accessed, so pages only written stay inactive), fresh ones left out of
+ * the index are freed, and a page another writer cached first is written
  * into theirs, as a write of that page alone would.  Returns @written, or less if that write
  * failed.
  */
@@ -180,7 +182,6 @@ static int put_pages_written(struct nlru_file *file, uint32_t index, const char 
 				written = i;
 			continue;
 		}
-		mark_page_accessed(file->eng, batch->pages[i]);
 		put_page(batch->pages[i]);
 	}
 	return written;
@@ -268,7 +269,6 @@ long nlru_file_pwrite(struct nlru_file *file, const void *buf, size_t len, uint6
 		set_page_dirty(file, page);
 		file->size = MAX(file->size, pos + n);
 		spin_unlock(&file->lock);
-		mark_page_accessed(file->eng, page);
 		put_page(page);
 		done += n;
 		/* Within the loop, so that one large write pauses at the dirty limit too. */
@@ -349,7 +349,7 @@ long nlru_file_copy_range(struct nlru_file *in, uint64_t in_offset, struct nlru_
 				done += (size_t)r;
 			stop = r != (long)n;
 		}
-		put_read_pages(in, pages, got);
+		put_read_pages(in, pages, got, pos, end);
 		if (stop)
 			break;
 	}

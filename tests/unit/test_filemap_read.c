@@ -241,6 +241,43 @@ Test(filemap, the_last_page_a_file_can_have)
  * The two-list classic: a working set that fits is read twice and becomes active; a stream
  * larger than memory is read once and activates nothing.
  */
+/*
+ * What counts as an access, as in 4.8's mm/filemap.c: a write none (generic_perform_write()),
+ * a sequential read in small pieces one per page (do_generic_file_read()'s prev_pos), so a
+ * page written and then read once in 512-byte reads is referenced and stays inactive; the
+ * next pass over it activates it.
+ */
+Test(filemap, small_sequential_reads_reference_a_page_once_writes_not_at_all)
+{
+	enum { PAGES = 64, PIECE = 512 };
+	struct nlru_engine *eng;
+	struct nlru_config cfg;
+	struct nlru_file *f;
+	char buf[PIECE];
+	uint64_t activated;
+
+	test_config(&cfg, 16, NULL);
+	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0);
+	cr_assert_eq(
+		nlru_file_open(eng, test_path("pieces"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f),
+		0);
+	memset(buf, 'p', sizeof(buf));
+	activated = vmstat_value(eng, "pgactivate");
+	for (uint64_t off = 0; off < PAGES * 4096; off += PIECE)
+		cr_assert_eq(nlru_file_pwrite(f, buf, PIECE, off), PIECE);
+	for (uint64_t off = 0; off < PAGES * 4096; off += PIECE)
+		cr_assert_eq(nlru_file_pread(f, buf, PIECE, off), PIECE);
+	cr_expect_eq(vmstat_value(eng, "pgactivate"), activated,
+		     "eight writes and eight reads of each page activated it");
+	cr_expect_eq(vmstat_value(eng, "nr_active_file"), 0);
+	for (uint64_t off = 0; off < PAGES * 4096; off += PIECE)
+		cr_assert_eq(nlru_file_pread(f, buf, PIECE, off), PIECE);
+	cr_expect_eq(vmstat_value(eng, "pgactivate"), activated + PAGES,
+		     "a second pass activates each page once");
+	cr_assert_eq(nlru_file_close(f), 0);
+	destroy_engine(eng);
+}
+
 Test(filemap, working_set_is_activated_streaming_is_not)
 {
 	struct nlru_engine *eng = test_swap_engine(8, 0, false);
