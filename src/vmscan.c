@@ -113,7 +113,9 @@ static bool inactive_list_is_low(const struct nlru_engine *eng, const struct lru
 		inactive -= MIN(inactive, zone_lru_size(pgdat, zid, base));
 		active -= MIN(active, zone_lru_size(pgdat, zid, base + LRU_ACTIVE));
 	}
-	gb = (inactive + active) >> (30 - PAGE_SHIFT);
+	/* inactive_ratio_scale: the balance of a larger machine's lists (docs/tuning.md). */
+	gb = (inactive + active) * (unsigned long)eng->cfg.inactive_ratio_scale >>
+	     (30 - PAGE_SHIFT);
 	ratio = gb ? int_sqrt(10 * gb) : 1;
 	return inactive * ratio < active;
 }

@@ -302,3 +302,51 @@ Test(filemap, working_set_is_activated_streaming_is_not)
 	cr_assert_eq(nlru_file_close(ws), 0);
 	destroy_engine(eng);
 }
+
+/*
+ * The working set left active after a stream of twice the engine has gone through, with
+ * inactive_list_is_low() weighing the lists at the engine's own size or at @scale times it.
+ */
+static int64_t active_after_stream(long scale)
+{
+	struct nlru_engine *eng;
+	struct nlru_config cfg;
+	struct nlru_file *ws, *st;
+	char buf[65536];
+	int64_t active;
+
+	test_config(&cfg, 16, NULL);
+	cfg.swap_mib = 0;
+	cfg.inactive_ratio_scale = scale;
+	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0);
+	cr_assert_eq(nlru_file_open(eng, test_path("ws"), O_RDONLY, 0, 0, &ws), 0);
+	cr_assert_eq(nlru_file_open(eng, test_path("st"), O_RDONLY, 0, 0, &st), 0);
+	for (int pass = 0; pass < 2; pass++)
+		for (uint64_t off = 0; off < 3072 * 4096; off += sizeof(buf))
+			cr_assert_eq(nlru_file_pread(ws, buf, sizeof(buf), off), (long)sizeof(buf));
+	for (uint64_t off = 0; off < 8192 * 4096; off += sizeof(buf))
+		cr_assert_eq(nlru_file_pread(st, buf, sizeof(buf), off), (long)sizeof(buf));
+	active = vmstat_value(eng, "nr_active_file");
+	cr_assert_eq(nlru_file_close(st), 0);
+	cr_assert_eq(nlru_file_close(ws), 0);
+	destroy_engine(eng);
+	return active;
+}
+
+/*
+ * At 16 MiB the inactive ratio is 1 (the lists' GiB round to 0): reclaim deactivates the
+ * working set until the lists are even.  Weighed as lists 256 times larger (some 4 GiB:
+ * a ratio of 5 or 6), the inactive list may be a fifth of the active one, so more
+ * of the working set stays active through the same stream.
+ */
+Test(filemap, inactive_ratio_scale_keeps_more_of_the_working_set_active)
+{
+	int64_t own, scaled;
+
+	make_file(test_path("ws"), 3072 * 4096, 12);
+	make_file(test_path("st"), 8192 * 4096, 13);
+	own = active_after_stream(1);
+	scaled = active_after_stream(256);
+	cr_expect_gt(scaled, own + 500, "active file pages: %lld at scale 256, %lld at 1",
+		     (long long)scaled, (long long)own);
+}
