@@ -37,6 +37,17 @@ uint64_t iobench_engine_bytes(const struct harness_opts *h, struct nlru_engine *
 	return (uint64_t)h->node_mib * (uint64_t)nlru_engine_nr_nodes(eng) << 20;
 }
 
+/* xorshift64: cheap bytes no file system or cache could compress. */
+static void fill_random(uint64_t *buf, size_t words, uint64_t *x)
+{
+	for (size_t i = 0; i < words; i++) {
+		*x ^= *x << 13;
+		*x ^= *x >> 7;
+		*x ^= *x << 17;
+		buf[i] = *x;
+	}
+}
+
 int iobench_write_file(const char *path, uint64_t bytes)
 {
 	enum { CHUNK = 1 << 20 };
@@ -50,13 +61,7 @@ int iobench_write_file(const char *path, uint64_t bytes)
 	for (uint64_t off = 0; !r && off < bytes; off += CHUNK) {
 		size_t n = bytes - off < CHUNK ? (size_t)(bytes - off) : CHUNK;
 
-		/* xorshift64: cheap bytes no file system or cache could compress. */
-		for (size_t i = 0; i < CHUNK / sizeof(*buf); i++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			buf[i] = x;
-		}
+		fill_random(buf, CHUNK / sizeof(*buf), &x);
 		if (pwrite(fd, buf, n, (off_t)off) != (ssize_t)n)
 			r = -EIO;
 	}
@@ -65,6 +70,35 @@ int iobench_write_file(const char *path, uint64_t bytes)
 out:
 	if (fd >= 0)
 		close(fd);
+	free(buf);
+	if (r)
+		fprintf(stderr, "%s: %s\n", path, strerror(-r));
+	return r;
+}
+
+int iobench_write_file_engine(struct nlru_engine *eng, const char *path, uint64_t bytes,
+			      size_t block)
+{
+	size_t words = (block + sizeof(uint64_t) - 1) / sizeof(uint64_t);
+	uint64_t *buf = malloc(words * sizeof(uint64_t)), x = 0x9e3779b97f4a7c15ull;
+	struct nlru_file *file = NULL;
+	int r = buf ? nlru_file_open(eng, path, O_RDWR | O_CREAT | O_TRUNC, 0644, NLRU_NUMA_NO_NODE,
+				     &file)
+		    : -ENOMEM;
+
+	for (uint64_t off = 0; !r && off < bytes; off += block) {
+		size_t n = bytes - off < block ? (size_t)(bytes - off) : block;
+		long done;
+
+		fill_random(buf, words, &x);
+		done = nlru_file_pwrite(file, buf, n, off);
+		if (done != (long)n)
+			r = done < 0 ? (int)done : -EIO;
+	}
+	if (!r)
+		r = nlru_file_fsync(file);
+	if (file && nlru_file_close(file) && !r)
+		r = -EIO;
 	free(buf);
 	if (r)
 		fprintf(stderr, "%s: %s\n", path, strerror(-r));
@@ -94,6 +128,41 @@ int iobench_idle_anon(struct nlru_engine *eng, uint64_t engine_bytes, long pct,
 		fprintf(stderr, "idle anonymous memory: %s\n", strerror(-r));
 		if (*out)
 			nlru_region_destroy(*out);
+		*out = NULL;
+	}
+	return r;
+}
+
+int iobench_active_file(struct nlru_engine *eng, const char *path, uint64_t engine_bytes, long pct,
+			struct nlru_file **out)
+{
+	enum { CHUNK = 1 << 20 };
+	uint64_t bytes = engine_bytes / 100 * (uint64_t)pct;
+	char *buf;
+	int r;
+
+	*out = NULL;
+	if (!bytes)
+		return 0;
+	buf = malloc(CHUNK);
+	r = buf ? iobench_write_file(path, bytes) : -ENOMEM;
+	if (!r)
+		r = nlru_file_open(eng, path, O_RDONLY, 0, NLRU_NUMA_NO_NODE, out);
+	/* Two passes: the second reference moves each page to the active list. */
+	for (int pass = 0; !r && pass < 2; pass++)
+		for (uint64_t off = 0; !r && off < bytes; off += CHUNK) {
+			size_t n = bytes - off < CHUNK ? (size_t)(bytes - off) : CHUNK;
+			long got = nlru_file_pread(*out, buf, n, off);
+
+			if (got != (long)n)
+				r = got < 0 ? (int)got : -EIO;
+		}
+	free(buf);
+	unlink(path); /* the open file keeps its data; nothing is left behind */
+	if (r) {
+		fprintf(stderr, "active file cache: %s\n", strerror(-r));
+		if (*out)
+			nlru_file_close(*out);
 		*out = NULL;
 	}
 	return r;

@@ -1,7 +1,8 @@
 /*
  * iobench - what the I/O benchmarks paralleldd and tiobench share around their loops: the
  * node-lru series' time scale (series_scale.h) unless --engine-scale, the files written once
- * outside the measured intervals, the optional idle anonymous memory, the per-thread CPU
+ * outside the measured intervals (or through an engine), the optional idle anonymous memory
+ * and active file cache standing for the rest of a used machine, the per-thread CPU
  * clock, and the way a table is printed and kept.
  */
 #ifndef NODELRU_BENCH_IOBENCH_H
@@ -42,12 +43,30 @@ uint64_t iobench_engine_bytes(const struct harness_opts *h, struct nlru_engine *
 int iobench_write_file(const char *path, uint64_t bytes);
 
 /*
+ * iobench_write_file_engine - the same file written through @eng's page cache in @block-byte
+ * writes, then fsync'ed and closed, as mmtests' create_random_file appends with dd and syncs
+ * inside the benchmark's record.  0 or -errno.
+ */
+int iobench_write_file_engine(struct nlru_engine *eng, const char *path, uint64_t bytes,
+			      size_t block);
+
+/*
  * The rest of the system's memory, for experiments: an anonymous region of @pct percent of
  * the engine, every page written once, then left alone while the benchmark runs.  NULL in
  * *@out for 0.  0 or -errno.
  */
 int iobench_idle_anon(struct nlru_engine *eng, uint64_t engine_bytes, long pct,
 		      struct nlru_region **out);
+
+/*
+ * The rest of the system's page cache, for experiments: a file of @pct percent of the engine
+ * at @path, written outside the engine, opened in @eng and read through twice, so that its
+ * pages stand on the active file list as a used machine's cached files do.  The file is
+ * unlinked at once (the open file keeps it) and closed by the caller.  NULL in *@out for 0.
+ * 0 or -errno.
+ */
+int iobench_active_file(struct nlru_engine *eng, const char *path, uint64_t engine_bytes, long pct,
+			struct nlru_file **out);
 
 /* The calling thread's CPU seconds so far, user and system (RUSAGE_THREAD). */
 void iobench_thread_cpu(double *user, double *sys);

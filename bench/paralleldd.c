@@ -4,7 +4,9 @@
  * tiobench") on the engine, one reclaim mode after the other in one process, on engines
  * configured alike, on the node-lru series' time scale (the block device model on).
  *
- * A source file twice the engine's size is written once, outside the engines.  Per mode,
+ * A source file twice the engine's size is written once, outside the engines (or, with
+ * --source-in-record, by each mode through its engine inside its record, as mmtests' own
+ * benchmark writes it between its vmstat dumps).  Per mode,
  * between the vmstat dumps: for each thread count N of the shellpack's list and each
  * iteration, the engine's cache of the file is dropped (the file closed, as drop_caches does)
  * and N readers, threads standing for N dd processes, start together and each read the whole
@@ -45,9 +47,11 @@ struct paralleldd {
 	struct harness_opts h;
 	struct iobench_scale scale;
 	int min_threads, max_threads, iterations;
-	long block;         /* dd's bs: 512 bytes, its default */
-	long file_mib;      /* 0: twice the engine's memory (PARALLELDD_SOURCESIZE) */
-	long idle_anon_pct; /* an idle anonymous region of this share of the engine */
+	long block;           /* dd's bs: 512 bytes, its default */
+	long file_mib;        /* 0: twice the engine's memory (PARALLELDD_SOURCESIZE) */
+	long idle_anon_pct;   /* an idle anonymous region of this share of the engine */
+	long active_file_pct; /* a file of this share of the engine, cached and active */
+	int source_in_record; /* 1: each mode writes the source file through its engine */
 	const char *workdir;
 	uint64_t file_bytes;
 	int threads[IOB_MAX_THREAD_COUNTS], nr_threads;
@@ -185,6 +189,11 @@ static int measure_mode(struct paralleldd *pd, struct nlru_engine *eng, struct p
 	int r = harness_dump(eng, run->dir, "before");
 
 	mmt_clock_start(&run->clock);
+	if (!r && pd->source_in_record) {
+		harness_progress(&pd->h, "paralleldd: %s writing the %" PRIu64 " MiB source file",
+				 run->column, pd->file_bytes >> 20);
+		r = iobench_write_file_engine(eng, pd->src, pd->file_bytes, (size_t)pd->block);
+	}
 	for (int k = 0; !r && k < pd->nr_threads; k++)
 		for (int it = 0; !r && it < pd->iterations; it++) {
 			harness_progress(&pd->h, "paralleldd: %s %d readers, iteration %d/%d",
@@ -198,13 +207,18 @@ static int measure_mode(struct paralleldd *pd, struct nlru_engine *eng, struct p
 	return r;
 }
 
-/* Sizes follow the first engine: the source file is written once for every mode. */
+/*
+ * Sizes follow the first engine: the source file is written once for every mode, or, with
+ * --source-in-record, by each mode inside its record.
+ */
 static int size_from(struct paralleldd *pd, struct nlru_engine *eng)
 {
 	if (pd->file_bytes)
 		return 0;
 	pd->file_bytes =
 		pd->file_mib ? (uint64_t)pd->file_mib << 20 : 2 * iobench_engine_bytes(&pd->h, eng);
+	if (pd->source_in_record)
+		return 0;
 	harness_progress(&pd->h, "paralleldd: writing the %" PRIu64 " MiB source file",
 			 pd->file_bytes >> 20);
 	return iobench_write_file(pd->src, pd->file_bytes);
@@ -215,6 +229,8 @@ static int run_mode(struct paralleldd *pd, int m)
 	enum nlru_mode mode = pd->h.modes[m];
 	struct pdd_mode *run = &pd->run[m];
 	struct nlru_region *idle = NULL;
+	struct nlru_file *cached = NULL;
+	char cached_path[HARNESS_PATH_MAX];
 	struct nlru_engine *eng;
 	int r;
 
@@ -230,7 +246,15 @@ static int run_mode(struct paralleldd *pd, int m)
 		r = iobench_idle_anon(eng, iobench_engine_bytes(&pd->h, eng), pd->idle_anon_pct,
 				      &idle);
 	if (!r)
+		r = harness_path(cached_path, pd->workdir ? pd->workdir : pd->h.results,
+				 "active_file");
+	if (!r)
+		r = iobench_active_file(eng, cached_path, iobench_engine_bytes(&pd->h, eng),
+					pd->active_file_pct, &cached);
+	if (!r)
 		r = measure_mode(pd, eng, run);
+	if (cached && nlru_file_close(cached) && !r)
+		r = -EIO;
 	if (idle && nlru_region_destroy(idle) && !r)
 		r = -EBUSY;
 	if (nlru_engine_destroy(eng) && !r)
@@ -293,9 +317,9 @@ static int write_run_info(const struct paralleldd *pd)
 	out_json_str(f, pd->h.topology ? pd->h.topology : "");
 	fprintf(f,
 		",\"engine_scale\":%d,\"file_mib\":%" PRIu64 ",\"block_bytes\":%ld,"
-		"\"iterations\":%d,\"idle_anon_pct\":%ld,\"threads\":[",
+		"\"iterations\":%d,\"idle_anon_pct\":%ld,\"active_file_pct\":%ld,\"source_in_record\":%d,\"threads\":[",
 		pd->scale.engine_scale, pd->file_bytes >> 20, pd->block, pd->iterations,
-		pd->idle_anon_pct);
+		pd->idle_anon_pct, pd->active_file_pct, pd->source_in_record);
 	for (int k = 0; k < pd->nr_threads; k++)
 		fprintf(f, "%s%d", k ? "," : "", pd->threads[k]);
 	fputs("],\"modes\":[", f);
@@ -361,7 +385,12 @@ static void usage(FILE *to)
 		"  --file-mib N       the source file (default: twice the engine's memory)\n"
 		"  --idle-anon-pct N  an anonymous region of N %% of the engine, written once before\n"
 		"                     the run and left idle, as other programs' memory (default 0)\n"
+		"  --active-file-pct N  a file of N %% of the engine read twice before the run, its\n"
+		"                     pages on the active list as a used machine's cache (default 0)\n"
 		"  --dir DIR          where the source file is written (default: the results folder)\n"
+		"  --source-in-record each mode writes the source file through its engine in --block\n"
+		"                     writes and syncs it inside its record, as mmtests does (default:\n"
+		"                     written once with write(2) before the modes, outside them)\n"
 		"  --engine-scale     the engine's own tunables; by default the series' time scale\n"
 		"                     (dma32_pct, watermark_scale_factor, blkdev_mbs: docs/benchmarks.md)\n"
 		"%s",
@@ -376,6 +405,8 @@ static int parse_own(void *arg, const char *opt, const char *val)
 
 	if (strcmp(opt, "--engine-scale") == 0)
 		return pd->scale.engine_scale = 1, 0;
+	if (strcmp(opt, "--source-in-record") == 0)
+		return pd->source_in_record = 1, 0;
 	if (!val)
 		return -EINVAL;
 	if (strcmp(opt, "--dir") == 0)
@@ -395,6 +426,8 @@ static int parse_own(void *arg, const char *opt, const char *val)
 		pd->file_mib = v;
 	else if (strcmp(opt, "--idle-anon-pct") == 0 && v <= 90)
 		pd->idle_anon_pct = v;
+	else if (strcmp(opt, "--active-file-pct") == 0 && v <= 90)
+		pd->active_file_pct = v;
 	else
 		return -EINVAL;
 	return 1;
