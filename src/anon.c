@@ -280,7 +280,7 @@ bool anon_fault_install(struct nlru_region *region, size_t index, uint64_t v, st
 	if (region->slots[index] != v)
 		return false;
 	set_page_mapping(page, region->owner.id);
-	page->index = (uint32_t)index;
+	set_page_index(page, (uint32_t)index);
 	page->private = pin; /* its pins */
 	page_set(page, PG_swapbacked);
 	page_set(page, PG_young);
@@ -361,7 +361,7 @@ int anon_migrate_page(struct nlru_engine *eng, struct nlru_region *region, struc
 		      struct page *newpage)
 {
 	struct pglist_data *pgdat = page_pgdat(eng, page);
-	uint32_t index = __atomic_load_n(&page->index, __ATOMIC_RELAXED);
+	uint32_t index = page_index(page);
 	int r = -EAGAIN;
 
 	CHECK_FULL(&eng->log, witness_holds(LOCK_OWNERS));
@@ -597,7 +597,7 @@ static void drop_swapped_page(struct nlru_region *region, struct page *page)
 	page_clear(page, PG_swapbacked);
 	page_clear(page, PG_reclaim);
 	set_page_mapping(page, 0);
-	page->index = 0;
+	set_page_index(page, 0);
 	mod_page_node_state(page_pgdat(eng, page), page, NLRU_NR_ANON_MAPPED, -1);
 	/* Drop the mapping's and reclaim's references: the caller frees the page. */
 	__atomic_store_n(&page->refcount, 0, __ATOMIC_RELEASE);

@@ -69,7 +69,7 @@ int add_to_page_cache(struct nlru_file *file, struct page *page, uint32_t index,
 		workingset_shadow_gone(eng, v);
 	}
 	set_page_mapping(page, file->owner.id);
-	page->index = index;
+	set_page_index(page, index);
 	/* The index's reference and the caller's. */
 	__atomic_store_n(&page->refcount, 2, __ATOMIC_RELEASE);
 	mod_page_node_state(pgdat, page, NLRU_NR_FILE_PAGES, 1);
@@ -531,7 +531,7 @@ bool filemap_remove_page(struct nlru_engine *eng, struct page *page)
 			    workingset_eviction(page_lruvec(pgdat, page), page)) == 0) {
 		mod_page_node_state(pgdat, page, NLRU_NR_FILE_PAGES, -1);
 		set_page_mapping(page, 0);
-		page->index = 0;
+		set_page_index(page, 0);
 		__atomic_store_n(&page->refcount, 0, __ATOMIC_RELEASE);
 		removed = true;
 	}
@@ -566,7 +566,7 @@ int filemap_migrate_page(struct nlru_engine *eng, struct nlru_file *file, struct
 			 struct page *newpage)
 {
 	struct pglist_data *pgdat = page_pgdat(eng, page);
-	uint32_t index = __atomic_load_n(&page->index, __ATOMIC_RELAXED);
+	uint32_t index = page_index(page);
 	int r = -EAGAIN;
 
 	CHECK_FULL(&eng->log, witness_holds(LOCK_OWNERS));

@@ -225,7 +225,7 @@ void lru_release_page(struct nlru_engine *eng, struct page *page)
 
 	CHECK_CHEAP(&eng->log, isolated == 0);
 	set_page_mapping(page, 0);
-	page->index = 0;
+	set_page_index(page, 0);
 	__atomic_store_n(&page->refcount, 0, __ATOMIC_RELEASE);
 	free_pages_trusted(eng, page, 0);
 }
@@ -257,12 +257,12 @@ int lru_migrate_page(struct nlru_engine *eng, struct page *page, struct page *ne
 		memcpy(page_address(pgdat, newpfn), page_address(pgdat, pfn), PAGE_SIZE);
 	pfnlist_replace(&lruvec->lists[page_lru(page)], pgdat->pages, pfn, newpfn);
 	set_page_mapping(newpage, page->mapping);
-	newpage->index = page->index;
+	set_page_index(newpage, page_index(page));
 	newpage->private = page->private;
 	set_page_flags(newpage, (page_flags(newpage) & ~pageflags) | (flags & pageflags));
 	set_page_flags(page, flags & ~pageflags);
 	set_page_mapping(page, 0);
-	page->index = 0;
+	set_page_index(page, 0);
 	page->private = 0;
 	spin_unlock(&lruvec->lru_lock);
 	return 0;

@@ -162,6 +162,17 @@ static inline void set_page_mapping(struct page *page, uint32_t id)
 	__atomic_store_n(&page->mapping, id, __ATOMIC_RELAXED);
 }
 
+/* page->index is read with page->mapping, unlocked, by migrate_page(): the same rule. */
+static inline uint32_t page_index(const struct page *page)
+{
+	return __atomic_load_n(&page->index, __ATOMIC_RELAXED);
+}
+
+static inline void set_page_index(struct page *page, uint32_t index)
+{
+	__atomic_store_n(&page->index, index, __ATOMIC_RELAXED);
+}
+
 /* A page of a region or a file (it has an owner, or sits on an LRU list): its owner frees it. */
 static inline bool page_owned(const struct page *page)
 {
