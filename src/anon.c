@@ -575,10 +575,10 @@ static void end_swap_write(struct bio *bio)
 		count_vm_events(eng, NLRU_PGPGOUT, PAGE_SIZE / 1024);
 	}
 	clear_bit_unlock_wake(page, PG_writeback);
-	if (slot >= 0)
-		swap_slot_free(eng->swap, (uint32_t)slot);
 	if (bio->err)
-		swap_write_failed(eng, -bio->err);
+		swap_write_failed(eng, slot, -bio->err);
+	else
+		swap_write_succeeded(eng);
 	if (rotate && page_test(page, PG_lru))
 		rotate_reclaimable_page(eng, page);
 	put_page(page);

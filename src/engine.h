@@ -100,6 +100,8 @@ static inline int numa_node_id(const struct nlru_engine *eng)
 	return eng->cpu_node[this_cpu(eng)];
 }
 
+#define NSEC_PER_MSEC 1000000ull
+
 /* The engine's notion of now, in ns: the config's clock, or CLOCK_MONOTONIC. */
 static inline uint64_t engine_now_ns(const struct nlru_engine *eng)
 {

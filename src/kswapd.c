@@ -27,8 +27,6 @@
 #include "watermark.h"
 #include "zonelist.h"
 
-#define NSEC_PER_MSEC 1000000L
-
 void kswapd_state_init(struct kswapd_state *ks, const struct nlru_log *log)
 {
 	pthread_condattr_t attr;

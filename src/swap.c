@@ -5,8 +5,18 @@
  * modelled: one file, no SSD clustering).  Pages go to slot * PAGE_SIZE of the file through
  * the engine's block device (blkdev.h): a write is submitted and ends in the caller's end_io,
  * at once or when the device completes it; a read sleeps until it is done.  No lock is held
- * across either.  A write that fails leaves the slot allocated to the caller, who frees it
- * and keeps the page: nothing is lost.
+ * across either.  A write that fails leaves the slot allocated to the caller, who keeps the
+ * page and hands the slot to swap_write_failed(): nothing is lost.
+ *
+ * Two rules keep a failing disk from costing reclaim its time:
+ *  - a slot whose write met EIO (a bad block) is retired for good, a bad-slot map kept at
+ *    run time where Linux reads one from the swap header at swapon (swap_header.info.badpages,
+ *    mm/swapfile.c); every other error gives the slot back;
+ *  - SWAP_FAILING_WRITES failures in a row with no success between make swap count as full
+ *    (get_nr_swap_pages() is 0) for a back-off that doubles from SWAP_BACKOFF_MIN_NS up to
+ *    SWAP_BACKOFF_MAX_NS while the failures go on, so reclaim and should_reclaim_retry() stop
+ *    counting anonymous pages as reclaimable instead of writing thousands of pages that fail.
+ *    When the back-off ends, swap is tried again; one write that succeeds ends the episode.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,19 +28,31 @@
 #include <unistd.h>
 
 #include "blkdev.h"
+#include "engine.h"
 #include "inject.h"
 #include "swap.h"
 #include "vmstat.h"
+
+/* Failed swap writes in a row that make swap count as full: one reclaim batch's worth. */
+#define SWAP_FAILING_WRITES SWAP_CLUSTER_MAX
+/* How long swap counts as full after that: from 100 ms, doubling while it keeps failing. */
+#define SWAP_BACKOFF_MIN_NS (100 * NSEC_PER_MSEC)
+#define SWAP_BACKOFF_MAX_NS (5000 * NSEC_PER_MSEC)
 
 struct swap_device {
 	int fd;
 	int dio_fd; /* the same file opened O_DIRECT (blkdev_direct), or -1 */
 	uint32_t nr_slots;
 	struct spinlock lock; /* protects map, cursor, nr_free */
-	uint64_t *map;        /* bit set: slot in use */
+	uint64_t *map;        /* bit set: slot in use (or retired) */
+	uint64_t *bad;        /* bit set: slot retired after a write to it failed with EIO */
 	uint32_t cursor;      /* next-fit start: the slot after the last one handed out */
 	_Atomic long nr_free;
-	struct fault_injection inject;               /* test hook */
+	_Atomic long nr_bad;
+	_Atomic int failed_in_a_row;    /* failed writes since the last one that succeeded */
+	_Atomic uint64_t failing_until; /* engine_now_ns() swap counts as full until; 0: not */
+	_Atomic uint64_t backoff_ns;    /* the next failing period, 0 before the first */
+	struct fault_injection inject;  /* test hook */
 	void (*read_hook)(void *arg, uint32_t slot); /* test hook: a page was read from @slot */
 	void *read_hook_arg;
 	const struct nlru_log *log;          /* the engine's, for debug checks */
@@ -113,11 +135,13 @@ int swap_open(struct nlru_engine *eng, const char *path, uint64_t pages, struct 
 	swap->dio_fd = -1;
 	swap->log = &eng->log;
 	swap->map = calloc((pages + 63) / 64 + 1, sizeof(uint64_t));
-	r = swap->map ? open_swap_file(path, eng->cfg.blkdev_direct, &eng->log, &swap->fd,
-				       &swap->dio_fd, name, sizeof(name))
-		      : -ENOMEM;
+	swap->bad = calloc((pages + 63) / 64 + 1, sizeof(uint64_t));
+	r = swap->map && swap->bad ? open_swap_file(path, eng->cfg.blkdev_direct, &eng->log,
+						    &swap->fd, &swap->dio_fd, name, sizeof(name))
+				   : -ENOMEM;
 	if (r) {
 		free(swap->map);
+		free(swap->bad);
 		free(swap);
 		return r;
 	}
@@ -144,17 +168,44 @@ void swap_close(struct swap_device *swap)
 	if (swap->dio_fd >= 0)
 		close(swap->dio_fd);
 	free(swap->map);
+	free(swap->bad);
 	free(swap);
+}
+
+/*
+ * True while swap counts as full after a run of failed writes.  The first caller after the
+ * back-off ends it, so that swap is tried again.
+ */
+static bool swap_backing_off(const struct nlru_engine *eng, struct swap_device *swap)
+{
+	uint64_t until = atomic_load_explicit(&swap->failing_until, memory_order_relaxed);
+
+	if (likely(!until))
+		return false;
+	if (engine_now_ns(eng) < until)
+		return true;
+	atomic_compare_exchange_strong(&swap->failing_until, &until, 0);
+	return false;
 }
 
 long get_nr_swap_pages(const struct nlru_engine *eng)
 {
-	return eng->swap ? atomic_load_explicit(&eng->swap->nr_free, memory_order_relaxed) : 0;
+	if (!eng->swap || swap_backing_off(eng, eng->swap))
+		return 0;
+	return atomic_load_explicit(&eng->swap->nr_free, memory_order_relaxed);
 }
 
 long total_swap_pages(const struct nlru_engine *eng)
 {
-	return eng->swap ? (long)eng->swap->nr_slots : 0;
+	if (!eng->swap)
+		return 0;
+	return (long)eng->swap->nr_slots -
+	       atomic_load_explicit(&eng->swap->nr_bad, memory_order_relaxed);
+}
+
+bool swap_is_backing_off(const struct nlru_engine *eng)
+{
+	return eng->swap && swap_backing_off(eng, eng->swap);
 }
 
 static uint32_t map_words(const struct swap_device *swap)
@@ -208,6 +259,18 @@ void swap_slot_free(struct swap_device *swap, uint32_t slot)
 	atomic_fetch_add_explicit(&swap->nr_free, 1, memory_order_relaxed);
 }
 
+/* Retire @slot, allocated to the caller, for good: its bit in map stays set. */
+static void swap_slot_retire(struct swap_device *swap, uint32_t slot)
+{
+	spin_lock(&swap->lock);
+	if (CHECK_CHEAP(swap->log, slot < swap->nr_slots &&
+					   (swap->map[slot / 64] & (1ull << (slot % 64))) &&
+					   !(swap->bad[slot / 64] & (1ull << (slot % 64)))))
+		swap->bad[slot / 64] |= 1ull << (slot % 64);
+	spin_unlock(&swap->lock);
+	atomic_fetch_add_explicit(&swap->nr_bad, 1, memory_order_relaxed);
+}
+
 void swap_set_cursor(struct swap_device *swap, uint32_t slot)
 {
 	spin_lock(&swap->lock);
@@ -246,13 +309,51 @@ void swap_set_read_hook(struct swap_device *swap, void (*hook)(void *arg, uint32
 	swap->read_hook = hook;
 }
 
-void swap_write_failed(struct nlru_engine *eng, int err)
+void swap_write_failed(struct nlru_engine *eng, long slot, int err)
 {
+	struct swap_device *swap = eng->swap;
+	uint64_t backoff;
+
 	count_vm_event(eng, NLRU_SWAP_WRITE_FAIL);
-	log_err_ratelimited(&eng->log, &eng->swap->write_errors,
+	log_err_ratelimited(&eng->log, &swap->write_errors,
 			    "swap-out failed: %s; the page stays resident and dirty (the "
 			    "counter nlru_swap_write_fail counts every failure)",
 			    strerror(-err));
+	if (slot >= 0 && err == -EIO) {
+		swap_slot_retire(swap, (uint32_t)slot);
+		count_vm_event(eng, NLRU_SWAP_BAD_SLOT);
+	} else if (slot >= 0) {
+		swap_slot_free(swap, (uint32_t)slot);
+	}
+	/* Not the disk's failure: no bio could be had. */
+	if (err == -ENOMEM)
+		return;
+	if (atomic_fetch_add(&swap->failed_in_a_row, 1) + 1 < (int)SWAP_FAILING_WRITES)
+		return;
+	/* Already backing off: the writes that were in flight when it began. */
+	if (atomic_load(&swap->failing_until))
+		return;
+	backoff = atomic_load(&swap->backoff_ns);
+	backoff = backoff ? MIN(2 * backoff, SWAP_BACKOFF_MAX_NS) : SWAP_BACKOFF_MIN_NS;
+	atomic_store(&swap->backoff_ns, backoff);
+	atomic_store(&swap->failing_until, engine_now_ns(eng) + backoff);
+	if (backoff == SWAP_BACKOFF_MIN_NS)
+		log_warn(&eng->log,
+			 "swap: %d writes in a row failed (the last: %s); swap counts as full, "
+			 "tried again after %llu ms, then after twice as long while it fails",
+			 (int)SWAP_FAILING_WRITES, strerror(-err),
+			 (unsigned long long)(backoff / NSEC_PER_MSEC));
+}
+
+void swap_write_succeeded(struct nlru_engine *eng)
+{
+	struct swap_device *swap = eng->swap;
+
+	if (likely(!atomic_load_explicit(&swap->failed_in_a_row, memory_order_relaxed)))
+		return;
+	atomic_store(&swap->failed_in_a_row, 0);
+	if (atomic_exchange(&swap->backoff_ns, 0))
+		log_info(&eng->log, "swap: writes succeed again");
 }
 
 int swap_readpage(struct nlru_engine *eng, uint32_t slot, void *data)

@@ -167,6 +167,8 @@
 	GLOBAL(SWAP_WRITE_FAIL, 68, "nlru_swap_write_fail",                                        \
 	       "swap-outs whose write failed; the page stayed resident")                           \
 	GLOBAL(SWAP_FULL, 69, "nlru_swap_full", "anon pages kept because swap had no free slot")   \
+	GLOBAL(SWAP_BAD_SLOT, 81, "nlru_swap_bad_slot",                                            \
+	       "swap slots retired for good after a write to them failed with EIO")                \
 	GLOBAL(MAP_SAMPLE, 70, "nlru_map_sample",                                                  \
 	       "mapped pages unmapped by sampling to see whether they are touched again")          \
 	GLOBAL(MAP_SAMPLE_HIT, 71, "nlru_map_sample_hit",                                          \

@@ -224,6 +224,7 @@ static const struct counter event_counters[] = {
 	COUNTER(NLRU_COMPACT_FAIL, 78, "compact_fail"),
 	COUNTER(NLRU_COMPACT_SUCCESS, 79, "compact_success"),
 	COUNTER(NLRU_COMPACT_DAEMON_WAKE, 80, "compact_daemon_wake"),
+	COUNTER(NLRU_SWAP_BAD_SLOT, 81, "nlru_swap_bad_slot"),
 };
 
 /* The tunables by index (nlru_tunable_info), in the order of tunables.h. */
@@ -277,7 +278,7 @@ static const struct {
 	SIZE(struct nlru_shrink_control, 24),
 	SIZE(struct nlru_shrinker_def, 56),
 	SIZE(struct nlru_zone_info, 112),
-	SIZE(struct nlru_vmstat, 1032),
+	SIZE(struct nlru_vmstat, 1040),
 	SIZE(struct nlru_jemalloc_config, 40),
 	SIZE(struct nlru_jemalloc_stats, 80),
 	OFFSET(struct nlru_config, size, 0),
@@ -349,8 +350,8 @@ static const struct {
 	OFFSET(struct nlru_vmstat, version, 8),
 	OFFSET(struct nlru_vmstat, nr_nodes, 12),
 	OFFSET(struct nlru_vmstat, events, 16),
-	OFFSET(struct nlru_vmstat, zone, 664),
-	OFFSET(struct nlru_vmstat, node, 824),
+	OFFSET(struct nlru_vmstat, zone, 672),
+	OFFSET(struct nlru_vmstat, node, 832),
 	OFFSET(struct nlru_jemalloc_config, size, 0),
 	OFFSET(struct nlru_jemalloc_config, version, 8),
 	OFFSET(struct nlru_jemalloc_config, nid, 12),

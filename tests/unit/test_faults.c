@@ -3,6 +3,7 @@
  * is reported to the caller and explained in the log, without flooding it.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
@@ -245,6 +246,119 @@ Test(faults, swap_moves_on_past_a_slot_given_back)
 	cr_expect_eq(swap_slot_alloc(eng->swap, &c), -ENOSPC);
 	for (uint32_t s = 0; s < (uint32_t)total_swap_pages(eng); s++)
 		swap_slot_free(eng->swap, s);
+	destroy_engine(eng);
+}
+
+/*
+ * A slot whose write met EIO (a bad block) is retired: it is never handed out again and no
+ * longer counts in total_swap_pages, while one that met ENOSPC comes back in its turn.
+ */
+Test(faults, a_slot_whose_write_met_eio_is_never_used_again)
+{
+	struct nlru_engine *eng = quiet_engine(1);
+	long total = total_swap_pages(eng);
+	uint32_t bad, full, s;
+	long taken = 0;
+	bool saw_full = false;
+
+	cr_assert_eq(swap_slot_alloc(eng->swap, &bad), 0);
+	cr_assert_eq(swap_slot_alloc(eng->swap, &full), 0);
+	swap_write_failed(eng, bad, -EIO);
+	swap_write_failed(eng, full, -ENOSPC);
+	cr_expect_eq(vmstat_value(eng, "nlru_swap_bad_slot"), 1);
+	cr_expect_eq(total_swap_pages(eng), total - 1);
+	cr_expect_eq(get_nr_swap_pages(eng), total - 1);
+	swap_set_cursor(eng->swap, 0);
+	while (swap_slot_alloc(eng->swap, &s) == 0) {
+		cr_assert_neq(s, bad, "the bad slot %u was handed out again", bad);
+		saw_full |= s == full;
+		taken++;
+	}
+	cr_expect(saw_full, "the slot that met ENOSPC never came back");
+	cr_expect_eq(taken, total - 1);
+	for (s = 0; s < (uint32_t)total; s++)
+		if (s != bad)
+			swap_slot_free(eng->swap, s);
+	cr_expect_eq(get_nr_swap_pages(eng), total - 1);
+	destroy_engine(eng);
+}
+
+/* Every byte of pages 0 .. @pages - 1 of @region is @seed + the page's index. */
+static long region_mismatches(struct nlru_region *region, size_t pages, int seed)
+{
+	long bad = 0;
+
+	for (size_t i = 0; i < pages; i++) {
+		unsigned char *p;
+
+		cr_assert_eq(nlru_region_pin(region, i, 0, (void **)&p), 0, "page %zu: %s", i,
+			     test_log_last);
+		for (size_t b = 0; b < 4096; b++)
+			bad += p[b] != (unsigned char)(seed + i);
+		cr_assert_eq(nlru_region_unpin(region, i), 0);
+	}
+	return bad;
+}
+
+/* Fill page @i of @region with @seed + @i; the pin's error. */
+static int fill_page(struct nlru_region *region, size_t i, int seed)
+{
+	void *p;
+	int err = nlru_region_pin(region, i, NLRU_PIN_WRITE, &p);
+
+	if (err)
+		return err;
+	memset(p, seed + (int)i, 4096);
+	return nlru_region_unpin(region, i);
+}
+
+/*
+ * A disk that fails every swap write: after a run of failures swap counts as full, so a
+ * refused pin costs a few dozen failed writes, not thousands, and the refusals that follow
+ * cost none.  Swap is tried again once its back-off ends; with the disk working again,
+ * everything goes out and comes back intact.
+ */
+Test(faults, failing_swap_counts_as_full_until_its_back_off_ends)
+{
+	struct nlru_engine *eng = NULL;
+	struct nlru_region *region;
+	struct nlru_config cfg;
+	size_t pages = 4096, i;
+	int64_t failed;
+	int err = 0;
+
+	test_config(&cfg, 8, NULL);
+	cfg.swap_mib = 16;
+	cfg.kswapd = 0;
+	cfg.flusher = 0;
+	cfg.clock = test_fake_clock;
+	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "%s", test_log_last);
+	cr_assert_eq(nlru_region_create(eng, pages, 0, &region), 0);
+	swap_inject_write_errors(eng->swap, EIO, 1 << 30);
+	for (i = 0; i < pages && !(err = fill_page(region, i, 7)); i++)
+		;
+	cr_assert_eq(err, -ENOMEM, "8 MiB held %zu pages with no working swap", i);
+	failed = vmstat_value(eng, "nlru_swap_write_fail");
+	cr_expect_leq(failed, 2 * SWAP_CLUSTER_MAX, "%lld failed writes for one refusal",
+		      (long long)failed);
+	cr_expect(swap_is_backing_off(eng));
+	cr_expect_eq(get_nr_swap_pages(eng), 0, "swap counts as full");
+	for (size_t k = i; k < i + 50; k++)
+		cr_assert_eq(fill_page(region, k, 7), -ENOMEM);
+	cr_expect_eq(vmstat_value(eng, "nlru_swap_write_fail"), failed,
+		     "refusals while swap backs off write nothing");
+	cr_expect_eq(vmstat_value(eng, "nlru_swap_bad_slot"), failed, "EIO retires each slot");
+
+	swap_inject_write_errors(eng->swap, 0, 0);
+	atomic_fetch_add(&test_fake_now, 1000000000ull);
+	cr_expect(!swap_is_backing_off(eng), "the back-off of 100 ms ended after 1 s");
+	for (; i < pages; i++)
+		cr_assert_eq(fill_page(region, i, 7), 0, "page %zu: %s", i, test_log_last);
+	cr_expect_eq(region_mismatches(region, pages, 7), 0, "data lost");
+	cr_expect_gt(vmstat_value(eng, "pswpout"), 0);
+	cr_expect_eq(total_swap_pages(eng), 4096 - failed);
+	check_lru_invariants(eng, true);
+	cr_assert_eq(nlru_region_destroy(region), 0);
 	destroy_engine(eng);
 }
 

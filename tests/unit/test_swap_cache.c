@@ -22,10 +22,16 @@ TestSuite(swap_cache, .timeout = 120);
 #define HOG_PAGES 2560 /* more than the engine's 2048 */
 
 /* Page 0 of @region out to swap, by writing pages of @hog after it until it goes. */
+/*
+ * Pin hog pages until page 0 of @region is in swap.  The fake clock moves on a second each
+ * time, so that swap counting as full after a run of failed writes (swap.c) ends at once.
+ */
 static void swap_out_page0(struct nlru_region *region, struct nlru_region *hog)
 {
 	for (size_t i = 0; i < HOG_PAGES && region_swap_slot(region, 0) < 0; i++) {
 		char *p;
+
+		atomic_fetch_add(&test_fake_now, 1000000000);
 
 		cr_assert_eq(nlru_region_pin(hog, i, NLRU_PIN_WRITE, (void **)&p), 0,
 			     "hog page %zu: %s", i, test_log_last);
@@ -66,10 +72,16 @@ static void expect_string(struct nlru_region *region, const char *text)
  */
 Test(swap_cache, a_page_read_back_returns_to_swap_without_a_write)
 {
-	struct nlru_engine *eng = test_swap_engine(8, 16, false);
+	struct nlru_engine *eng = NULL;
+	struct nlru_config cfg;
 	struct nlru_region *region, *hog;
 	long slot;
 
+	test_config(&cfg, 8, NULL);
+	cfg.swap_mib = 16;
+	cfg.kswapd = 0;
+	cfg.clock = test_fake_clock;
+	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "%s", test_log_last);
 	cr_assert_eq(nlru_region_create(eng, 1, 0, &region), 0);
 	cr_assert_eq(nlru_region_create(eng, HOG_PAGES, 0, &hog), 0);
 	write_string(region, "kept");
@@ -86,6 +98,8 @@ Test(swap_cache, a_page_read_back_returns_to_swap_without_a_write)
 	swap_inject_write_errors(eng->swap, EIO, 1 << 30);
 	swap_out_page0(region, hog);
 	swap_inject_write_errors(eng->swap, 0, 0);
+	/* The disk works again: once swap's back-off ends, the hog can go out. */
+	atomic_fetch_add(&test_fake_now, 10000000000ull);
 	cr_expect_eq(region_swap_slot(region, 0), slot, "back in the slot it kept");
 	expect_string(region, "kept");
 	cr_assert_eq(nlru_region_destroy(hog), 0);
