@@ -8,7 +8,9 @@
  * across either.  A write that fails leaves the slot allocated to the caller, who keeps the
  * page and hands the slot to swap_write_failed(): nothing is lost.
  *
- * Two rules keep a failing disk from costing reclaim its time:
+ * The file's blocks are reserved when it is opened (fallocate), as swapon refuses a file with
+ * holes, so a full disk is found at creation and not in the middle of reclaim.  What can still
+ * fail is the disk itself, and two rules keep a failing one from costing reclaim its time:
  *  - a slot whose write met EIO (a bad block) is retired for good, a bad-slot map kept at
  *    run time where Linux reads one from the swap header at swapon (swap_header.info.badpages,
  *    mm/swapfile.c); every other error gives the slot back;
@@ -106,6 +108,41 @@ static int open_swap_file(const char *path, bool direct, const struct nlru_log *
 	return err;
 }
 
+/*
+ * Give the swap file exactly @pages pages with every block allocated, as swapon wants a file
+ * without holes (mm/swapfile.c, setup_swap_extents()): a disk too small is refused now, -ENOSPC
+ * with a message, not met later by reclaim.  A file system that cannot reserve blocks
+ * (EOPNOTSUPP) gets a sparse file and a warning.
+ */
+static int reserve_swap_file(int fd, uint64_t pages, const char *name, const struct nlru_log *log)
+{
+	off_t size = (off_t)(pages << PAGE_SHIFT);
+	int err;
+
+	err = size ? posix_fallocate(fd, 0, size) : 0;
+	if (err == EOPNOTSUPP || err == EINVAL) {
+		log_warn(log,
+			 "swap: the file system of %s cannot reserve its blocks (%s); it is "
+			 "sparse, and a full disk will make swap-outs fail",
+			 name, strerror(err));
+		err = 0;
+	} else if (err) {
+		log_err(log,
+			"swap: cannot reserve %llu MiB for the swap file %s: %s (swap_mib sets "
+			"its size, swap_path or $TMPDIR its place)",
+			(unsigned long long)(pages >> (20 - PAGE_SHIFT)), name, strerror(err));
+		return -err;
+	}
+	/* A swap_path file larger than wanted is cut to size. */
+	if (ftruncate(fd, size) < 0) {
+		err = errno;
+		log_err(log, "swap: cannot size the swap file %s to %llu pages: %s", name,
+			(unsigned long long)pages, strerror(err));
+		return -err;
+	}
+	return 0;
+}
+
 STATIC_ASSERT((uint64_t)NLRU_SWAP_MIB_MAX << (20 - PAGE_SHIFT) <= SWAP_MAX_PAGES,
 	      "the largest swap_mib fits the 32-bit slot numbers");
 
@@ -145,10 +182,8 @@ int swap_open(struct nlru_engine *eng, const char *path, uint64_t pages, struct 
 		free(swap);
 		return r;
 	}
-	if (ftruncate(swap->fd, (off_t)(pages << PAGE_SHIFT)) < 0) {
-		r = -errno;
-		log_err(&eng->log, "swap: cannot size the swap file to %llu pages: %s",
-			(unsigned long long)pages, strerror(errno));
+	r = reserve_swap_file(swap->fd, pages, name, &eng->log);
+	if (r) {
 		swap_close(swap);
 		return r;
 	}

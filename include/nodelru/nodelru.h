@@ -210,7 +210,8 @@ struct nlru_engine;
  * unparsable topology, zone layout that does not add up, a node smaller than its minimum,
  * out-of-range tunable), -ENOMEM when memory cannot be mapped, and the system's -errno when the
  * swap file cannot be created, opened or sized (-ENOENT for a swap_path in a missing
- * directory); with blkdev_direct, -EINVAL for a swap file on tmpfs or ramfs, or on a file
+ * directory, -ENOSPC when its disk has no room for it: its blocks are reserved at creation);
+ * with blkdev_direct, -EINVAL for a swap file on tmpfs or ramfs, or on a file
  * system that refuses O_DIRECT.
  */
 NLRU_API int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out);

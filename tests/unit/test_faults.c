@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "filemap.h"
@@ -360,6 +362,61 @@ Test(faults, failing_swap_counts_as_full_until_its_back_off_ends)
 	check_lru_invariants(eng, true);
 	cr_assert_eq(nlru_region_destroy(region), 0);
 	destroy_engine(eng);
+}
+
+/* The swap file has every block allocated when the engine is created: no holes. */
+Test(faults, the_swap_file_is_reserved_at_creation)
+{
+	struct nlru_engine *eng = NULL;
+	struct nlru_config cfg;
+	struct stat st;
+
+	test_config(&cfg, 8, NULL);
+	cfg.swap_mib = 4;
+	cfg.swap_path = test_path("swapfile");
+	cfg.kswapd = 0;
+	cfg.flusher = 0;
+	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "%s", test_log_last);
+	cr_assert_eq(stat(cfg.swap_path, &st), 0);
+	cr_expect_eq(st.st_size, 4 << 20);
+	cr_expect_geq((long long)st.st_blocks * 512, 4 << 20, "a sparse swap file: %lld bytes",
+		      (long long)st.st_blocks * 512);
+	destroy_engine(eng);
+}
+
+/*
+ * A disk without room for the swap file refuses the engine at once, -ENOSPC with a message
+ * that says what to change, as swapon refuses a file with holes.  A 1 MiB tmpfs is the small
+ * disk (mounting needs root: skipped without it).
+ */
+Test(faults, an_engine_whose_swap_file_does_not_fit_is_refused)
+{
+	struct nlru_engine *eng = NULL;
+	struct nlru_config cfg;
+	const char *dir = test_path("small");
+	char path[4200];
+	int err;
+
+	cr_assert_eq(mkdir(dir, 0700), 0);
+	if (mount("nodelru-test", dir, "tmpfs", 0, "size=1m") != 0) {
+		rmdir(dir);
+		cr_skip_test("cannot mount a tmpfs (%s): needs root", strerror(errno));
+	}
+	snprintf(path, sizeof(path), "%s/swapfile", dir);
+	test_config(&cfg, 8, NULL);
+	cfg.swap_mib = 4;
+	cfg.swap_path = path;
+	cfg.kswapd = 0;
+	cfg.flusher = 0;
+	err = nlru_engine_create(&cfg, &eng);
+	cr_expect_eq(err, -ENOSPC);
+	cr_expect(strstr(test_log_last, "cannot reserve 4 MiB for the swap file"), "%s",
+		  test_log_last);
+	cr_expect(strstr(test_log_last, "swap_mib"), "the message names the tunable");
+	if (!err)
+		destroy_engine(eng);
+	cr_expect_eq(umount2(dir, MNT_DETACH), 0);
+	rmdir(dir);
 }
 
 /* fsync reports the error that happened, whether its own writes or the flusher's met it. */
