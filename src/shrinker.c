@@ -62,6 +62,13 @@ int shrinker_list_init(struct nlru_engine *eng)
 	return -r;
 }
 
+/* Free @shrinker and the copy of its name. */
+static void shrinker_free(struct nlru_shrinker *shrinker)
+{
+	free((char *)shrinker->def.name);
+	free(shrinker);
+}
+
 void shrinker_list_destroy(struct nlru_engine *eng)
 {
 	unsigned int n = 0;
@@ -77,7 +84,7 @@ void shrinker_list_destroy(struct nlru_engine *eng)
 	while (eng->shrinkers) {
 		struct nlru_shrinker *next = eng->shrinkers->next;
 
-		free(eng->shrinkers);
+		shrinker_free(eng->shrinkers);
 		eng->shrinkers = next;
 	}
 	pthread_cond_destroy(&eng->shrinker_idle);
@@ -89,10 +96,11 @@ static int bad_shrinker_def(struct nlru_engine *eng, const struct nlru_shrinker_
 {
 	if (!def)
 		log_err(&eng->log, "shrinker: register needs a definition (def is NULL)");
-	else if (def->size < sizeof(*def))
+	else if (def->size < sizeof(*def) && def->size != NLRU_SHRINKER_DEF_SIZE_0_1)
 		log_err(&eng->log,
-			"shrinker: def->size is %zu, not sizeof(struct nlru_shrinker_def) (%zu)",
-			def->size, sizeof(*def));
+			"shrinker: def->size is %zu, not sizeof(struct nlru_shrinker_def) (%zu, or "
+			"%d of version 0.1)",
+			def->size, sizeof(*def), NLRU_SHRINKER_DEF_SIZE_0_1);
 	else if (def->size > sizeof(*def))
 		log_err(&eng->log,
 			"shrinker: def->size is %zu, more than sizeof(struct nlru_shrinker_def) "
@@ -123,14 +131,21 @@ int nlru_shrinker_register(struct nlru_engine *eng, const struct nlru_shrinker_d
 		return -EINVAL;
 	}
 	/* A later version's struct (longer) or flag would be silently ignored: refuse them. */
-	if (!def || def->size != sizeof(*def) || !def->count || !def->scan || def->seeks < 0 ||
-	    def->batch < 0 || (def->flags & ~NLRU_SHRINKER_NUMA_AWARE))
+	if (!def || (def->size != sizeof(*def) && def->size != NLRU_SHRINKER_DEF_SIZE_0_1) ||
+	    !def->count || !def->scan || def->seeks < 0 || def->batch < 0 ||
+	    (def->flags & ~NLRU_SHRINKER_NUMA_AWARE))
 		return bad_shrinker_def(eng, def);
 	shrinker = calloc(1, sizeof(*shrinker));
 	if (!shrinker)
 		return -ENOMEM;
 	shrinker->eng = eng;
-	shrinker->def = *def;
+	/* Version 0.1's def ends before name: what it lacks stays zero. */
+	memcpy(&shrinker->def, def, def->size);
+	shrinker->def.size = sizeof(shrinker->def);
+	if (shrinker->def.name && !(shrinker->def.name = strdup(shrinker->def.name))) {
+		free(shrinker);
+		return -ENOMEM;
+	}
 	if (!shrinker->def.seeks)
 		shrinker->def.seeks = NLRU_DEFAULT_SEEKS;
 	if (!shrinker->def.batch)
@@ -152,7 +167,7 @@ static void shrinker_unlink_free(struct nlru_engine *eng, struct nlru_shrinker *
 		;
 	if (*link)
 		*link = shrinker->next;
-	free(shrinker);
+	shrinker_free(shrinker);
 }
 
 int nlru_shrinker_unregister(struct nlru_shrinker *shrinker)
@@ -199,25 +214,32 @@ unsigned long shrink_slab_target(unsigned long freeable, unsigned long deferred,
 static void shrinker_report_futile(struct nlru_engine *eng, struct nlru_shrinker *shrinker,
 				   unsigned long freeable)
 {
+	char address[32];
+
 	if (atomic_exchange(&shrinker->futile_logged, true))
 		return;
+	snprintf(address, sizeof(address), "%p", (void *)shrinker);
 	log_warn(&eng->log,
-		 "shrinker %p: count reports %lu objects but %d scans in a row freed none; each "
+		 "shrinker %s: count reports %lu objects but %d scans in a row freed none; each "
 		 "reclaim call now stops after %d such scans (return NLRU_SHRINK_STOP from scan, "
 		 "or count only what scan can free)",
-		 (void *)shrinker, freeable, SHRINK_FUTILE_BATCHES, SHRINK_FUTILE_BATCHES);
+		 shrinker->def.name ? shrinker->def.name : address, freeable, SHRINK_FUTILE_BATCHES,
+		 SHRINK_FUTILE_BATCHES);
 }
 
 /* do_shrink_slab(): one shrinker, one node. */
 static unsigned long do_shrink_slab(struct nlru_engine *eng, struct nlru_shrinker *shrinker,
-				    int nid, unsigned long nr_scanned, unsigned long nr_eligible)
+				    const struct nlru_shrink_control *ask, unsigned long nr_scanned,
+				    unsigned long nr_eligible)
 {
 	const struct nlru_shrinker_def *def = &shrinker->def;
-	struct nlru_shrink_control sc = {.nid = nid};
+	int nid = (def->flags & NLRU_SHRINKER_NUMA_AWARE) ? ask->nid : 0;
+	struct nlru_shrink_control sc = *ask;
 	unsigned long freeable, total, freed = 0, batch = (unsigned long)def->batch;
 	unsigned int futile = 0; /* batches in a row that freed nothing */
 	long deferred;
 
+	sc.nid = nid;
 	shrinker_call_depth++;
 	freeable = def->count(def->arg, &sc);
 	shrinker_call_depth--;
@@ -279,9 +301,15 @@ static struct nlru_shrinker *shrinker_put(struct nlru_engine *eng, struct nlru_s
 	return next;
 }
 
-unsigned long shrink_slab(struct nlru_engine *eng, int nid, unsigned long nr_scanned,
-			  unsigned long nr_eligible)
+unsigned long shrink_slab(struct nlru_engine *eng, int nid, unsigned int gfp_mask, int priority,
+			  unsigned long nr_scanned, unsigned long nr_eligible)
 {
+	struct nlru_shrink_control ask = {
+		.nid = nid,
+		.gfp_mask = gfp_mask,
+		.priority = priority,
+		.flags = (current_flags & PF_KSWAPD) ? NLRU_SHRINK_KSWAPD : 0,
+	};
 	struct nlru_shrinker *s;
 	unsigned long freed = 0;
 
@@ -291,8 +319,7 @@ unsigned long shrink_slab(struct nlru_engine *eng, int nid, unsigned long nr_sca
 	for (s = shrinker_get_next(eng->shrinkers); s;
 	     s = shrinker_get_next(shrinker_put(eng, s))) {
 		mutex_unlock(&eng->shrinker_lock);
-		freed += do_shrink_slab(eng, s, (s->def.flags & NLRU_SHRINKER_NUMA_AWARE) ? nid : 0,
-					nr_scanned, nr_eligible);
+		freed += do_shrink_slab(eng, s, &ask, nr_scanned, nr_eligible);
 		mutex_lock(&eng->shrinker_lock);
 	}
 	mutex_unlock(&eng->shrinker_lock);

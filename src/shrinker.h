@@ -6,10 +6,11 @@ struct nlru_engine;
 
 /*
  * shrink_slab(): ask every shrinker for objects in proportion to @nr_scanned LRU pages
- * scanned out of @nr_eligible.  Returns objects freed (1 if the shrinker list was busy).
+ * scanned out of @nr_eligible, telling each the node, the reclaim's @gfp_mask and @priority,
+ * and whether kswapd asks.  Returns objects freed (1 if the shrinker list was busy).
  */
-unsigned long shrink_slab(struct nlru_engine *eng, int nid, unsigned long nr_scanned,
-			  unsigned long nr_eligible);
+unsigned long shrink_slab(struct nlru_engine *eng, int nid, unsigned int gfp_mask, int priority,
+			  unsigned long nr_scanned, unsigned long nr_eligible);
 
 /* do_shrink_slab()'s arithmetic, apart for tests: objects to scan now (before batching). */
 unsigned long shrink_slab_target(unsigned long freeable, unsigned long deferred,

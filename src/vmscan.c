@@ -751,7 +751,8 @@ static bool shrink_lruvec_and_slab(struct nlru_engine *eng, struct lruvec *lruve
 	if (with_slab) {
 		/* Caches off the LRU give back in proportion to what this pass scanned of it. */
 		current_reclaim_state = &reclaim_state;
-		shrink_slab(eng, lruvec->pgdat->node_id, sc->nr_scanned - scanned, lru_pages);
+		shrink_slab(eng, lruvec->pgdat->node_id, sc->gfp_mask, sc->priority,
+			    sc->nr_scanned - scanned, lru_pages);
 		current_reclaim_state = NULL;
 		sc->nr_reclaimed += reclaim_state.reclaimed_slab;
 	}

@@ -558,12 +558,27 @@ NLRU_API long nlru_file_discard(struct nlru_file *file);
  */
 struct nlru_shrinker;
 
-/* What reclaim tells a shrinker's callbacks about the call. */
+/*
+ * What reclaim tells a shrinker's callbacks about the call.  The fields from gfp_mask on came
+ * with version 0.2: a program reads them only after registering a struct nlru_shrinker_def of
+ * this header's size, which an older library refuses (def.size is larger than it knows).
+ */
 struct nlru_shrink_control {
 	int nid;                  /* the node being reclaimed (0 unless NUMA-aware) */
 	unsigned long nr_to_scan; /* objects to scan in this call (scan only) */
 	unsigned long nr_scanned; /* may be set by scan to the number really looked at */
+	/*
+	 * The flags of the allocation reclaim is for, as Linux's sc->gfp_mask: without
+	 * NLRU_GFP_FS the cache must not do file I/O to free objects, without NLRU_GFP_IO no
+	 * I/O at all (return NLRU_SHRINK_STOP if that is all it could do).  kswapd asks with
+	 * NLRU_GFP_KERNEL.
+	 */
+	unsigned int gfp_mask;
+	int priority;       /* reclaim's priority, 12 (a light pass) down to 0 (the hardest) */
+	unsigned int flags; /* NLRU_SHRINK_KSWAPD: kswapd asks; otherwise an allocating thread */
 };
+
+#define NLRU_SHRINK_KSWAPD (1u << 0) /* nlru_shrink_control.flags: the caller is kswapd */
 
 /* count: objects that could be freed now (0: nothing to do).  Must not allocate with reclaim. */
 typedef unsigned long (*nlru_count_objects_fn)(void *arg, struct nlru_shrink_control *sc);
@@ -587,7 +602,15 @@ struct nlru_shrinker_def {
 	int seeks;          /* 0: NLRU_DEFAULT_SEEKS */
 	long batch;         /* objects per scan call; 0: 128 (SHRINK_BATCH) */
 	unsigned int flags; /* NLRU_SHRINKER_NUMA_AWARE */
+	/*
+	 * Version 0.2: the shrinker's name in the engine's messages (copied; NULL: its address),
+	 * as Linux 6.0 names shrinkers.  A def of the 0.1 size, without it, is still accepted.
+	 */
+	const char *name;
 };
+
+/* sizeof(struct nlru_shrinker_def) in version 0.1, before name: still accepted. */
+#define NLRU_SHRINKER_DEF_SIZE_0_1 56
 
 /*
  * nlru_shrinker_register - from now on reclaim calls @def's callbacks, from kswapd and from
@@ -599,9 +622,9 @@ struct nlru_shrinker_def {
  * own included).  Pages the cache frees while reclaim calls it count as reclaimed when it
  * allocated them with NLRU_GFP_SLAB_*.
  * -EINVAL (logged, naming what is wrong) for a NULL @def or @out, a size other than this
- * library's (a larger one is a later version's struct, whose members it would ignore), a
- * missing callback, negative seeks or batch, or flags other than NLRU_SHRINKER_NUMA_AWARE;
- * -ENOMEM.
+ * library's or NLRU_SHRINKER_DEF_SIZE_0_1 (a larger one is a later version's struct, whose
+ * members it would ignore), a missing callback, negative seeks or batch, or flags other than
+ * NLRU_SHRINKER_NUMA_AWARE; -ENOMEM.
  */
 NLRU_API int nlru_shrinker_register(struct nlru_engine *eng, const struct nlru_shrinker_def *def,
 				    struct nlru_shrinker **out);

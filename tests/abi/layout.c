@@ -13,7 +13,9 @@
  *    and update the SIZE of struct nlru_config;
  *  - a struct with a size member (nlru_config, nlru_shrinker_def, nlru_zone_info, nlru_vmstat,
  *    nlru_jemalloc_config, nlru_jemalloc_stats) gains members at its end: add their OFFSET
- *    lines and update its SIZE.  No member moves.
+ *    lines and update its SIZE.  No member moves;
+ *  - struct nlru_shrink_control, which only the library fills and programs only read, gains
+ *    members at its end: add their OFFSET lines and update its SIZE.
  *
  * Sizes and offsets are those of x86_64 and other LP64 targets; elsewhere they are skipped.
  */
@@ -275,8 +277,8 @@ static const struct {
 } layout[] = {
 	SIZE(struct nlru_config, 296),
 	SIZE(struct nlru_tunable_info, 104),
-	SIZE(struct nlru_shrink_control, 24),
-	SIZE(struct nlru_shrinker_def, 56),
+	SIZE(struct nlru_shrink_control, 40),
+	SIZE(struct nlru_shrinker_def, 64),
 	SIZE(struct nlru_zone_info, 112),
 	SIZE(struct nlru_vmstat, 1040),
 	SIZE(struct nlru_jemalloc_config, 40),
@@ -327,6 +329,9 @@ static const struct {
 	OFFSET(struct nlru_shrink_control, nid, 0),
 	OFFSET(struct nlru_shrink_control, nr_to_scan, 8),
 	OFFSET(struct nlru_shrink_control, nr_scanned, 16),
+	OFFSET(struct nlru_shrink_control, gfp_mask, 24),
+	OFFSET(struct nlru_shrink_control, priority, 28),
+	OFFSET(struct nlru_shrink_control, flags, 32),
 	OFFSET(struct nlru_shrinker_def, size, 0),
 	OFFSET(struct nlru_shrinker_def, count, 8),
 	OFFSET(struct nlru_shrinker_def, scan, 16),
@@ -334,6 +339,7 @@ static const struct {
 	OFFSET(struct nlru_shrinker_def, seeks, 32),
 	OFFSET(struct nlru_shrinker_def, batch, 40),
 	OFFSET(struct nlru_shrinker_def, flags, 48),
+	OFFSET(struct nlru_shrinker_def, name, 56),
 	OFFSET(struct nlru_zone_info, size, 0),
 	OFFSET(struct nlru_zone_info, start_pfn, 8),
 	OFFSET(struct nlru_zone_info, spanned, 16),

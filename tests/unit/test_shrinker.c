@@ -35,6 +35,8 @@ struct cache {
 	void *pages[4096];
 	_Atomic int n;
 	_Atomic long scanned, scans, counts, last_nid;
+	_Atomic unsigned int last_gfp, last_flags;
+	_Atomic int last_priority;
 	bool stop; /* answer NLRU_SHRINK_STOP */
 };
 
@@ -53,6 +55,9 @@ static unsigned long cache_scan(void *arg, struct nlru_shrink_control *sc)
 	unsigned long freed = 0;
 
 	atomic_fetch_add(&c->scans, 1);
+	atomic_store(&c->last_gfp, sc->gfp_mask);
+	atomic_store(&c->last_flags, sc->flags);
+	atomic_store(&c->last_priority, sc->priority);
 	if (c->stop)
 		return NLRU_SHRINK_STOP;
 	atomic_fetch_add(&c->scanned, (long)sc->nr_to_scan);
@@ -176,6 +181,64 @@ Test(shrinker, numa_aware_shrinkers_see_the_node)
 		cr_assert_eq(nlru_free_pages(eng, held[n], 0), 0);
 	nlru_shrinker_unregister(a);
 	nlru_shrinker_unregister(b);
+	destroy_engine(eng);
+}
+
+/*
+ * A shrinker hears whether kswapd or an allocating thread asks, with which flags (so that a
+ * cache can honour NOFS and NOIO as Linux's do) and at what priority.
+ */
+Test(shrinker, the_control_says_who_asks_with_which_flags)
+{
+	static struct cache c;
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	struct nlru_shrinker *s;
+	void *p;
+
+	c.eng = eng;
+	cache_fill(&c, NLRU_GFP_SLAB_RECLAIMABLE, 4096);
+	s = register_cache(&c, 32, 0);
+	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_NOFS, 0, 0, &p), 0, "%s", test_log_last);
+	cr_assert_gt(c.scans, 0, "direct reclaim asked the cache");
+	cr_expect_eq(c.last_gfp, NLRU_GFP_NOFS, "the allocation's flags: 0x%x", c.last_gfp);
+	cr_expect_eq(c.last_flags, 0, "an allocating thread asked");
+	cr_expect(c.last_priority >= 0 && c.last_priority <= 12, "priority %d", c.last_priority);
+	cr_assert_eq(nlru_free_pages(eng, p, 0), 0);
+
+	/* Memory full again: a kswapd pass asks, with GFP_KERNEL. */
+	cache_fill(&c, NLRU_GFP_SLAB_RECLAIMABLE, 4096);
+	c.scans = 0;
+	cr_assert_eq(nlru_kswapd_run(eng, 0), 0);
+	cr_assert_gt(c.scans, 0, "kswapd asked the cache");
+	cr_expect_eq(c.last_flags, NLRU_SHRINK_KSWAPD);
+	cr_expect_eq(c.last_gfp, NLRU_GFP_KERNEL, "kswapd's flags: 0x%x", c.last_gfp);
+	cr_assert_eq(nlru_shrinker_unregister(s), 0);
+	cache_empty(&c);
+	destroy_engine(eng);
+}
+
+/* A program built against version 0.1 registers its smaller def, and reclaim calls it. */
+Test(shrinker, a_version_0_1_def_still_registers)
+{
+	static struct cache c;
+	struct nlru_engine *eng = test_swap_engine(8, 0, false);
+	/* What such a program passes: its def ends before name (set here, it must be unread). */
+	struct nlru_shrinker_def def = {.size = NLRU_SHRINKER_DEF_SIZE_0_1,
+					.count = cache_count,
+					.scan = cache_scan,
+					.arg = &c,
+					.name = (const char *)1};
+	struct nlru_shrinker *s;
+	void *p;
+
+	c.eng = eng;
+	cache_fill(&c, NLRU_GFP_SLAB_RECLAIMABLE, 4096);
+	cr_assert_eq(nlru_shrinker_register(eng, &def, &s), 0, "%s", test_log_last);
+	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 0, 0, &p), 0, "%s", test_log_last);
+	cr_expect_gt(c.scans, 0, "direct reclaim asked the cache");
+	cr_assert_eq(nlru_free_pages(eng, p, 0), 0);
+	cr_assert_eq(nlru_shrinker_unregister(s), 0);
+	cache_empty(&c);
 	destroy_engine(eng);
 }
 
@@ -585,26 +648,31 @@ static unsigned long liar_scan(void *arg, struct nlru_shrink_control *sc)
 }
 
 static _Atomic int futile_reports;
+static char futile_report[512];
 
 static void count_futile_reports(void *arg, enum nlru_log_level level, const char *msg)
 {
-	if (strstr(msg, "scans in a row freed none"))
-		atomic_fetch_add(&futile_reports, 1);
+	if (strstr(msg, "scans in a row freed none") && !atomic_fetch_add(&futile_reports, 1))
+		snprintf(futile_report, sizeof(futile_report), "%s", msg);
 	test_log(arg, level, msg);
 }
 
 /*
  * 4.8's target for such a shrinker is twice its count, 2^41 objects: every reclaim call would
  * scan it for hours.  Each call stops after SHRINK_FUTILE_BATCHES fruitless scans, the
- * allocations that reclaim go on, and the shrinker is reported once.
+ * allocations that reclaim go on, and the shrinker is reported once, by its name.
  */
 Test(shrinker, a_count_that_scans_never_free_does_not_hang_reclaim)
 {
 	struct nlru_engine *eng;
 	struct nlru_config cfg;
 	static struct liar liar;
-	struct nlru_shrinker_def def = {
-		.size = sizeof(def), .count = liar_count, .scan = liar_scan, .arg = &liar};
+	char name[] = "liar-cache";
+	struct nlru_shrinker_def def = {.size = sizeof(def),
+					.count = liar_count,
+					.scan = liar_scan,
+					.arg = &liar,
+					.name = name};
 	struct nlru_shrinker *s;
 	struct nlru_region *r;
 	void *p;
@@ -615,6 +683,7 @@ Test(shrinker, a_count_that_scans_never_free_does_not_hang_reclaim)
 	cfg.log = count_futile_reports;
 	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "%s", test_log_last);
 	cr_assert_eq(nlru_shrinker_register(eng, &def, &s), 0);
+	strcpy(name, "changed"); /* the engine keeps its own copy */
 	cr_assert_eq(nlru_region_create(eng, 2 * 2048, 0, &r), 0);
 	for (size_t i = 0; i < 2 * 2048; i++) {
 		cr_assert_eq(nlru_region_pin(r, i, NLRU_PIN_WRITE, &p), 0, "page %zu", i);
@@ -625,6 +694,7 @@ Test(shrinker, a_count_that_scans_never_free_does_not_hang_reclaim)
 		     0, "direct reclaim ran");
 	cr_expect_gt(atomic_load(&liar.scans), 0);
 	cr_expect_eq(atomic_load(&futile_reports), 1, "reported once, not per call");
+	cr_expect(strstr(futile_report, "shrinker liar-cache: "), "%s", futile_report);
 	cr_assert_eq(nlru_region_destroy(r), 0);
 	nlru_shrinker_unregister(s);
 	destroy_engine(eng);
