@@ -162,7 +162,7 @@ static void scan_cost(long mib, int samples)
 	pinned = pin_all(r, pages);
 	fault = (now_s() - fault) * 1e9 / (double)pinned;
 	/* One page from the atomic reserve, freed before each pass to reset NR_PAGES_SCANNED. */
-	if (nlru_alloc_pages(eng, NLRU_GFP_ATOMIC_FLAGS, 0, 0, &spare))
+	if (nlru_alloc_pages(eng, NLRU_GFP_ATOMIC, 0, 0, &spare))
 		return;
 	for (int s = 0; s < samples; s++) {
 		int64_t k0 = stat(eng, "pgscan_kswapd") + stat(eng, "pgrefill");
@@ -179,7 +179,7 @@ static void scan_cost(long mib, int samples)
 		/* One direct reclaim pass (NORETRY): the allocation that finds nothing left. */
 		nlru_drain_pages(eng);
 		direct[s] = direct_pass_ns(eng);
-		if (nlru_alloc_pages(eng, NLRU_GFP_ATOMIC_FLAGS, 0, 0, &spare))
+		if (nlru_alloc_pages(eng, NLRU_GFP_ATOMIC, 0, 0, &spare))
 			return;
 	}
 	nlru_free_pages(eng, spare, 0);

@@ -12,7 +12,7 @@
 
 #define GFP_ZONEMASK (NLRU_GFP_DMA | NLRU_GFP_HIGHMEM | NLRU_GFP_DMA32 | NLRU_GFP_MOVABLE)
 #define GFP_KNOWN                                                                                  \
-	(GFP_ZONEMASK | NLRU_GFP_HIGH | NLRU_GFP_IO | NLRU_GFP_FS | NLRU_GFP_ATOMIC |              \
+	(GFP_ZONEMASK | NLRU_GFP_HIGH | NLRU_GFP_IO | NLRU_GFP_FS | NLRU__GFP_ATOMIC |             \
 	 NLRU_GFP_RECLAIM | NLRU_GFP_NORETRY | NLRU_GFP_NOWARN | NLRU_GFP_THISNODE |               \
 	 NLRU_GFP_HARDWALL | NLRU_GFP_ZERO | NLRU_GFP_SLAB_RECLAIMABLE |                           \
 	 NLRU_GFP_SLAB_UNRECLAIMABLE | NLRU_GFP_WRITE)

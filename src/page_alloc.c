@@ -324,7 +324,7 @@ static unsigned int gfp_to_alloc_flags(unsigned int gfp)
 
 	if (gfp & NLRU_GFP_HIGH)
 		alloc_flags |= ALLOC_HIGH;
-	if (gfp & NLRU_GFP_ATOMIC)
+	if (gfp & NLRU__GFP_ATOMIC)
 		alloc_flags = (alloc_flags | ALLOC_HARDER) & ~ALLOC_CPUSET;
 	return alloc_flags;
 }
@@ -523,8 +523,8 @@ static __cold_noinline struct page *alloc_pages_slowpath(struct nlru_engine *eng
 		return NULL;
 	}
 	/* A caller that may sleep has no claim on the atomic reserves. */
-	if ((gfp & NLRU_GFP_ATOMIC) && can_direct_reclaim)
-		gfp &= ~NLRU_GFP_ATOMIC;
+	if ((gfp & NLRU__GFP_ATOMIC) && can_direct_reclaim)
+		gfp &= ~NLRU__GFP_ATOMIC;
 	alloc_flags = gfp_to_alloc_flags(gfp);
 	if (gfp & NLRU_GFP_KSWAPD_RECLAIM)
 		wake_all_kswapds(eng, order, ac);

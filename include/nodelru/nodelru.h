@@ -57,7 +57,11 @@ enum nlru_zone_type {
 };
 
 /*
- * Allocation flags, the engine's gfp_t.  Zone modifiers choose the highest zone an allocation
+ * Allocation flags, the engine's gfp_t, named as Linux names them without its underscores:
+ * NLRU_GFP_X is Linux's GFP_X where Linux has that combination (NLRU_GFP_KERNEL, ...), and its
+ * __GFP_X bit otherwise (NLRU_GFP_IO, ...); the one bit whose name Linux also gives a
+ * combination is NLRU__GFP_ATOMIC (__GFP_ATOMIC), NLRU_GFP_ATOMIC being GFP_ATOMIC.
+ * Zone modifiers choose the highest zone an allocation
  * may use exactly as gfp_zone() does on x86_64: none -> Normal, DMA32 -> DMA32, DMA -> DMA,
  * HIGHMEM|MOVABLE -> Movable, MOVABLE or HIGHMEM alone -> Normal; DMA|DMA32, DMA|HIGHMEM and
  * DMA32|HIGHMEM are invalid.
@@ -73,7 +77,7 @@ enum nlru_zone_type {
 #define NLRU_GFP_HIGH (1u << 5)            /* may use part of the min reserve (ALLOC_HIGH) */
 #define NLRU_GFP_IO (1u << 6)              /* reclaim may start I/O */
 #define NLRU_GFP_FS (1u << 7)              /* reclaim may write files */
-#define NLRU_GFP_ATOMIC (1u << 9)          /* cannot sleep; may dip deeper (ALLOC_HARDER) */
+#define NLRU__GFP_ATOMIC (1u << 9)         /* cannot sleep; may dip deeper (ALLOC_HARDER) */
 #define NLRU_GFP_DIRECT_RECLAIM (1u << 10) /* may reclaim in the calling thread */
 #define NLRU_GFP_KSWAPD_RECLAIM (1u << 11) /* may wake kswapd */
 #define NLRU_GFP_NORETRY (1u << 12)        /* give up after one reclaim attempt */
@@ -95,9 +99,23 @@ enum nlru_zone_type {
 #define NLRU_GFP_NOFS (NLRU_GFP_RECLAIM | NLRU_GFP_IO)
 #define NLRU_GFP_NOIO (NLRU_GFP_RECLAIM)
 #define NLRU_GFP_NOWAIT (NLRU_GFP_KSWAPD_RECLAIM)
-#define NLRU_GFP_ATOMIC_FLAGS (NLRU_GFP_HIGH | NLRU_GFP_ATOMIC | NLRU_GFP_KSWAPD_RECLAIM)
+/* GFP_ATOMIC: never sleeps or reclaims here, wakes kswapd, may dip deepest into the reserves. */
+#define NLRU_GFP_ATOMIC (NLRU_GFP_HIGH | NLRU__GFP_ATOMIC | NLRU_GFP_KSWAPD_RECLAIM)
 #define NLRU_GFP_USER (NLRU_GFP_KERNEL | NLRU_GFP_HARDWALL)
 #define NLRU_GFP_HIGHUSER_MOVABLE (NLRU_GFP_USER | NLRU_GFP_HIGHMEM | NLRU_GFP_MOVABLE)
+
+/*
+ * Version 0.1's name for NLRU_GFP_ATOMIC, deprecated (the compiler says so where it is used)
+ * and removed in the release after 0.2.  Version 0.1's NLRU_GFP_ATOMIC was the bit alone,
+ * now NLRU__GFP_ATOMIC: programs built against 0.1 pass the same values as before and get
+ * the same behaviour.
+ */
+enum {
+	nlru_deprecated_gfp_atomic_flags
+	__attribute__((deprecated("NLRU_GFP_ATOMIC_FLAGS is now NLRU_GFP_ATOMIC"))) =
+		NLRU_GFP_ATOMIC
+};
+#define NLRU_GFP_ATOMIC_FLAGS nlru_deprecated_gfp_atomic_flags
 
 /*
  * Reclaim modes, the value of the "mode" tunable (NLRU_MODE=node|zone).  Node mode is Linux 4.8:

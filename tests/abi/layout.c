@@ -75,7 +75,7 @@ static const struct {
 	VALUE(NLRU_GFP_HIGH, 1 << 5),
 	VALUE(NLRU_GFP_IO, 1 << 6),
 	VALUE(NLRU_GFP_FS, 1 << 7),
-	VALUE(NLRU_GFP_ATOMIC, 1 << 9),
+	VALUE(NLRU__GFP_ATOMIC, 1 << 9),
 	VALUE(NLRU_GFP_DIRECT_RECLAIM, 1 << 10),
 	VALUE(NLRU_GFP_KSWAPD_RECLAIM, 1 << 11),
 	VALUE(NLRU_GFP_NORETRY, 1 << 12),
@@ -88,7 +88,8 @@ static const struct {
 	VALUE(NLRU_GFP_WRITE, 1 << 24),
 	VALUE(NLRU_GFP_KERNEL, 0xcc0),
 	VALUE(NLRU_GFP_HIGHUSER_MOVABLE, 0x100cca),
-	VALUE(NLRU_GFP_ATOMIC_FLAGS, 0xa20),
+	/* 0.1's NLRU_GFP_ATOMIC_FLAGS; 0.1's NLRU_GFP_ATOMIC (1 << 9) is NLRU__GFP_ATOMIC. */
+	VALUE(NLRU_GFP_ATOMIC, 0xa20),
 	VALUE(NLRU_MODE_NODE, 0),
 	VALUE(NLRU_MODE_ZONE, 1),
 	VALUE(NLRU_LOG_ERROR, 0),
@@ -406,12 +407,19 @@ static const char *vm_event_name(int v)
 	return nlru_vm_event_name((enum nlru_vm_event_item)v);
 }
 
+/* The deprecated spelling of 0.1 still compiles, to the same value. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+static const long long gfp_atomic_flags = NLRU_GFP_ATOMIC_FLAGS;
+#pragma GCC diagnostic pop
+
 int main(void)
 {
 	struct nlru_tunable_info info;
 
 	for (size_t i = 0; i < ARRAY_SIZE(values); i++)
 		check(values[i].got, values[i].want, values[i].what);
+	check(gfp_atomic_flags, 0xa20, "NLRU_GFP_ATOMIC_FLAGS");
 	check_counters(zone_counters, ARRAY_SIZE(zone_counters), NLRU_NR_VM_ZONE_STAT_ITEMS,
 		       "NLRU_NR_VM_ZONE_STAT_ITEMS", zone_stat_name);
 	check_counters(node_counters, ARRAY_SIZE(node_counters), NLRU_NR_VM_NODE_STAT_ITEMS,

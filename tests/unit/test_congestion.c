@@ -182,8 +182,7 @@ static struct nlru_file *dig_into_the_reserve(struct nlru_engine *eng, void *pag
 	for (int i = 0; i < 512; i++)
 		cr_assert_eq(nlru_file_pin_page(f, (uint64_t)i, 0, &addr), 0, "%s", test_log_last);
 	*n = 0;
-	while (*n < RESERVE_PAGES &&
-	       nlru_alloc_pages(eng, NLRU_GFP_ATOMIC_FLAGS, 0, 0, &pages[*n]) == 0)
+	while (*n < RESERVE_PAGES && nlru_alloc_pages(eng, NLRU_GFP_ATOMIC, 0, 0, &pages[*n]) == 0)
 		(*n)++;
 	return f;
 }

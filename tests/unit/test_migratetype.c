@@ -103,7 +103,7 @@ Test(migratetype, gfp_flags_choose_the_type)
 	unsigned int mask = 3;
 
 	cr_expect_eq(gfpflags_to_migratetype(NLRU_GFP_KERNEL, mask), MIGRATE_UNMOVABLE);
-	cr_expect_eq(gfpflags_to_migratetype(NLRU_GFP_ATOMIC_FLAGS, mask), MIGRATE_UNMOVABLE);
+	cr_expect_eq(gfpflags_to_migratetype(NLRU_GFP_ATOMIC, mask), MIGRATE_UNMOVABLE);
 	cr_expect_eq(gfpflags_to_migratetype(NLRU_GFP_HIGHUSER_MOVABLE, mask), MIGRATE_MOVABLE);
 	cr_expect_eq(gfpflags_to_migratetype(NLRU_GFP_KERNEL | NLRU_GFP_MOVABLE, mask),
 		     MIGRATE_MOVABLE);

@@ -98,7 +98,7 @@ Test(warn_alloc, an_atomic_failure_says_it_could_not_reclaim)
 {
 	struct nlru_engine *eng = engine(0, NULL);
 	static void *held[4096];
-	int n = exhaust(eng, NLRU_GFP_ATOMIC_FLAGS, held, 4096);
+	int n = exhaust(eng, NLRU_GFP_ATOMIC, held, 4096);
 
 	cr_expect(strstr(logged, "mode:0xa20(GFP_ATOMIC)"), "%s", logged);
 	cr_expect(strstr(logged, "may not reclaim (no __GFP_DIRECT_RECLAIM)"), "%s", logged);
