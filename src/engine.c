@@ -517,43 +517,6 @@ long nlru_min_free_kbytes(const struct nlru_engine *eng)
 	return eng ? eng->min_free_kbytes : -EINVAL;
 }
 
-int nlru_zone_info(struct nlru_engine *eng, int nid, enum nlru_zone_type zid,
-		   struct nlru_zone_info *info)
-{
-	const struct zone *zone;
-
-	if (!eng)
-		return -EINVAL;
-	if (!info || info->size < sizeof(*info))
-		return log_einval(&eng->log,
-				  "zone_info: %s; set info->size to sizeof(struct "
-				  "nlru_zone_info) (%zu)",
-				  info ? "info->size is too small" : "info is NULL", sizeof(*info));
-	if (nid < 0 || nid >= eng->nr_nodes || (unsigned int)zid >= MAX_NR_ZONES)
-		return log_einval(&eng->log,
-				  "zone_info: node %d zone %d does not exist (nodes 0 to "
-				  "%d, zones 0 to %d)",
-				  nid, (int)zid, eng->nr_nodes - 1, MAX_NR_ZONES - 1);
-	zone = &NODE_DATA(eng, nid)->node_zones[zid];
-	memset(info, 0, sizeof(*info));
-	info->size = sizeof(*info);
-	info->start_pfn = NODE_DATA(eng, nid)->node_start_pfn + zone->zone_start_pfn;
-	info->spanned = zone->spanned_pages;
-	info->present = zone->present_pages;
-	info->managed = zone->managed_pages;
-	info->free = (uint64_t)zone_page_state(zone, NLRU_NR_FREE_PAGES);
-	info->wmark_min = zone->watermark[WMARK_MIN];
-	info->wmark_low = zone->watermark[WMARK_LOW];
-	info->wmark_high = zone->watermark[WMARK_HIGH];
-	for (int j = 0; j < MAX_NR_ZONES; j++)
-		info->lowmem_reserve[j] = (uint64_t)zone->lowmem_reserve[j];
-	if (zone->pageset[0]) {
-		info->pcp_high = (uint32_t)zone->pageset[0][0].high;
-		info->pcp_batch = (uint32_t)zone->pageset[0][0].batch;
-	}
-	return 0;
-}
-
 int nlru_zonelist(const struct nlru_engine *eng, int nid, int *entries, int max)
 {
 	const struct zoneref *z;

@@ -658,7 +658,12 @@ NLRU_API int nlru_shrinker_register(struct nlru_engine *eng, const struct nlru_s
  */
 NLRU_API int nlru_shrinker_unregister(struct nlru_shrinker *shrinker);
 
-/* Geometry and watermarks of one zone, as /proc/zoneinfo shows them. */
+#define NLRU_ZONE_INFO_VERSION 2
+
+/*
+ * Geometry, watermarks and free blocks of one zone, as /proc/zoneinfo and /proc/buddyinfo
+ * show them.  The caller sets size and version; members only grow at the end.
+ */
 struct nlru_zone_info {
 	size_t size; /* sizeof(struct nlru_zone_info), set by the caller */
 	uint64_t start_pfn, spanned, present, managed;
@@ -666,18 +671,39 @@ struct nlru_zone_info {
 	uint64_t wmark_min, wmark_low, wmark_high; /* pages */
 	uint64_t lowmem_reserve[NLRU_MAX_NR_ZONES];
 	uint32_t pcp_high, pcp_batch;
+	/* Version 2 (library 0.2) on; a program built against 0.1 has none of what follows. */
+	uint32_t version; /* NLRU_ZONE_INFO_VERSION, set by the caller */
+	uint32_t reserved;
+	uint64_t nr_free_blocks[NLRU_MAX_ORDER]; /* free blocks of each order: a buddyinfo line */
 };
 
+/* sizeof(struct nlru_zone_info) in version 1 (library 0.1): still accepted. */
+#define NLRU_ZONE_INFO_SIZE_1 112
+
 /*
- * nlru_zone_info - fill @info, whose size the caller sets, with zone @zone of node @nid: its
- * geometry, free pages, watermarks, lowmem reserves and per-CPU list sizes.  Returns 0;
- * -EINVAL for a bad node or zone or a NULL/short @info; a zone with no pages reports zeros.
+ * nlru_zone_info - fill @info with zone @zone of node @nid: its geometry, free pages,
+ * watermarks, lowmem reserves, per-CPU list sizes and, from version 2, its free blocks of
+ * each order (taken together under the zone's lock, as /proc/buddyinfo reads them).  The
+ * caller sets info->size to sizeof(struct nlru_zone_info) and info->version to
+ * NLRU_ZONE_INFO_VERSION; a program built against version 1 sets size to
+ * NLRU_ZONE_INFO_SIZE_1 and no version, and gets version 1's members.  Returns 0; -EINVAL
+ * (logged) for a bad node or zone, a NULL @info, or a size or version this library does not
+ * know; a zone with no pages reports zeros.
  */
 NLRU_API int nlru_zone_info(struct nlru_engine *eng, int nid, enum nlru_zone_type zone,
 			    struct nlru_zone_info *info);
 
 /* min_free_kbytes in force (computed or configured); -EINVAL for a NULL @eng. */
 NLRU_API long nlru_min_free_kbytes(const struct nlru_engine *eng);
+
+/*
+ * nlru_mem_available - the pages the engine could give without swapping, as Linux's
+ * si_mem_available() estimates MemAvailable (mm/page_alloc.c, v4.8): free pages less the
+ * reserves allocations cannot use (each zone's high watermark and largest lowmem reserve),
+ * plus the page cache and reclaimable slab pages less the half (at most the low watermarks'
+ * worth) assumed to stay.  An estimate, read without locks; -EINVAL for a NULL @eng.
+ */
+NLRU_API long nlru_mem_available(const struct nlru_engine *eng);
 
 /*
  * The zonelist of @nid (fallback order the allocator walks): up to @max entries written as

@@ -41,7 +41,7 @@ Test(series_scale, an_engine_gets_the_gap)
 {
 	char buf[SERIES_SCALE_SETS][48];
 	const char *sets[SERIES_SCALE_SETS + 1];
-	struct nlru_zone_info info = {.size = sizeof(info)};
+	struct nlru_zone_info info = {.size = sizeof(info), .version = NLRU_ZONE_INFO_VERSION};
 	struct nlru_engine *eng;
 	struct nlru_config cfg;
 

@@ -170,7 +170,7 @@ Test(config, shorter_struct_gets_defaults_for_the_rest)
 {
 	struct nlru_config cfg;
 	struct nlru_engine *eng;
-	struct nlru_zone_info zi = {.size = sizeof(zi)};
+	struct nlru_zone_info zi = {.size = sizeof(zi), .version = NLRU_ZONE_INFO_VERSION};
 
 	test_config(&cfg, 8, NULL);
 	cfg.dma32_pct = 50;
@@ -186,7 +186,7 @@ Test(config, zone_layout_follows_the_percentages)
 {
 	struct nlru_engine *eng;
 	struct nlru_config cfg;
-	struct nlru_zone_info zi = {.size = sizeof(zi)};
+	struct nlru_zone_info zi = {.size = sizeof(zi), .version = NLRU_ZONE_INFO_VERSION};
 	uint64_t want[2][4] = {{0, 0, 0, 1024}, {0, 0, 3072, 1024}};
 
 	test_config(&cfg, 16, "pack:2 numa:1 core:1 pu:1");

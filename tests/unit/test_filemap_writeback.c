@@ -137,7 +137,8 @@ Test(filemap, kswapd_writes_dirty_pages_once_the_node_is_dirty)
 	struct nlru_engine *eng;
 	struct nlru_config cfg;
 	struct nlru_file *f;
-	struct nlru_zone_info normal = {.size = sizeof(normal)}, dma32 = {.size = sizeof(dma32)};
+	struct nlru_zone_info normal = {.size = sizeof(normal), .version = NLRU_ZONE_INFO_VERSION};
+	struct nlru_zone_info dma32 = {.size = sizeof(dma32), .version = NLRU_ZONE_INFO_VERSION};
 	char buf[4096];
 	uint64_t page = 0;
 

@@ -203,7 +203,7 @@ Test(vmstat, zoneinfo_layout_4_7_in_zone_mode)
 Test(vmstat, dump_values_agree_with_the_engine)
 {
 	struct nlru_engine *eng = test_engine(16, NULL);
-	struct nlru_zone_info zi = {.size = sizeof(zi)};
+	struct nlru_zone_info zi = {.size = sizeof(zi), .version = NLRU_ZONE_INFO_VERSION};
 	unsigned long bg, dirty, available;
 	struct dump d;
 	void *p[10];

@@ -156,7 +156,8 @@ Test(zone_mode, golden_counters_of_a_fixed_workload)
 
 		for (int run = 0; run < 2; run++) {
 			struct nlru_engine *eng = mode_engine(want[m].mode, 16, 0, false);
-			struct nlru_zone_info zi = {.size = sizeof(zi)};
+			struct nlru_zone_info zi = {.size = sizeof(zi),
+						    .version = NLRU_ZONE_INFO_VERSION};
 			int64_t v;
 
 			/* The inputs of the derivation above. */
