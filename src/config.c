@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -107,6 +108,27 @@ static const char *value_refused(const struct tunable *t, long v)
 	if (strcmp(t->name, "percpu_pagelist_fraction") == 0 && v && v < 8)
 		return "must be 0 or at least 8";
 	return NULL;
+}
+
+long *config_tunable_field(struct nlru_config *cfg, const char *name)
+{
+	const struct tunable *t = name ? tunable_find(name) : NULL;
+
+	return t ? tunable_field(cfg, t) : NULL;
+}
+
+const char *config_value_refused(const char *name, long value)
+{
+	static __thread char why[64];
+	const struct tunable *t = tunable_find(name);
+
+	if (!t)
+		return "no such tunable";
+	if (value < t->min || value > t->max) {
+		snprintf(why, sizeof(why), "not in [%ld, %ld]", t->min, t->max);
+		return why;
+	}
+	return value_refused(t, value);
 }
 
 int nlru_tunable_info(unsigned int index, struct nlru_tunable_info *info)

@@ -196,6 +196,7 @@ static void engine_free(struct nlru_engine *eng)
 	owner_table_destroy(eng->owners);
 	nlru_shrinker_unregister(eng->shadow_shrinker);
 	shrinker_list_destroy(eng);
+	mutex_destroy(&eng->sysctl_lock);
 	for (int nid = 0; nid < MAX_NUMNODES; nid++)
 		node_free(eng, eng->node_data[nid]);
 	topo_destroy(eng->topo);
@@ -342,6 +343,7 @@ int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out)
 	}
 	flusher_init(eng->flusher, &eng->log);
 	pageindex_cache_init(eng->pageindex_cache, &eng->log);
+	mutex_init(&eng->sysctl_lock, LOCK_NONE, &eng->log);
 	r = config_copy(&eng->cfg, cfg, &eng->log);
 	eng->mode = reclaim_mode_of((enum nlru_mode)eng->cfg.mode);
 	eng->fair_zone_policy = eng->mode->fair_zone_policy;
@@ -514,7 +516,7 @@ int nlru_node_distance(const struct nlru_engine *eng, int from, int to)
 
 long nlru_min_free_kbytes(const struct nlru_engine *eng)
 {
-	return eng ? eng->min_free_kbytes : -EINVAL;
+	return eng ? __atomic_load_n(&eng->min_free_kbytes, __ATOMIC_RELAXED) : -EINVAL;
 }
 
 int nlru_zonelist(const struct nlru_engine *eng, int nid, int *entries, int max)

@@ -52,6 +52,7 @@ struct nlru_engine {
 	struct pglist_data *node_data[MAX_NUMNODES];
 	struct vm_event_state *vm_events; /* [nr_cpus] */
 	long min_free_kbytes;             /* in force: computed or configured */
+	long computed_min_free_kbytes;    /* what 0 means: computed from the size at creation */
 	atomic_bool membind_warned;       /* "binding refused" is said once per engine */
 	bool pcp_rseq;                    /* per-CPU lists use restartable sequences (pcp.c) */
 	bool fair_zone_policy; /* mode->fair_zone_policy, beside the fast path's fields */
@@ -64,6 +65,7 @@ struct nlru_engine {
 	struct flusher *flusher;    /* background writeback of dirty file pages */
 	struct pageindex_cache *pageindex_cache; /* free nodes of the files' page indexes */
 	struct mutex shrinker_lock;              /* the shrinker list and each one's call count */
+	struct mutex sysctl_lock;                /* nlru_tunable_set(): one change at a time */
 	pthread_cond_t shrinker_idle;            /* a dead shrinker's last call ended */
 	struct nlru_shrinker *shrinkers;         /* registered shrinkers, newest first */
 	struct nlru_shrinker *shadow_shrinker;   /* the engine's own (workingset), not the user's */
@@ -102,6 +104,12 @@ static inline int numa_node_id(const struct nlru_engine *eng)
 
 #define NSEC_PER_MSEC 1000000ull
 
+/*
+ * A tunable nlru_tunable_set() may change while the engine runs (sysctl.c): read it where it
+ * is used, relaxed, as Linux reads its vm sysctls.
+ */
+#define tunable(eng, name) __atomic_load_n(&(eng)->cfg.name, __ATOMIC_RELAXED)
+
 /* The engine's notion of now, in ns: the config's clock, or CLOCK_MONOTONIC. */
 static inline uint64_t engine_now_ns(const struct nlru_engine *eng)
 {
@@ -137,5 +145,9 @@ static inline struct timespec monotonic_after(uint64_t ns)
 
 /* Config handling (config.c): validate a caller's config and copy it. */
 int config_copy(struct nlru_config *dst, const struct nlru_config *src, const struct nlru_log *log);
+/* The field of tunable @name in @cfg, or NULL if no tunable is called that. */
+long *config_tunable_field(struct nlru_config *cfg, const char *name);
+/* Why tunable @name does not take @value (out of its range, or a value it refuses), or NULL. */
+const char *config_value_refused(const char *name, long value);
 
 #endif /* NODELRU_ENGINE_H */

@@ -174,7 +174,7 @@ static long wb_writeback(struct nlru_engine *eng, enum wb_reason reason, long nr
  */
 static long write_expired(struct nlru_engine *eng)
 {
-	uint64_t expire = (uint64_t)eng->cfg.dirty_expire_centisecs * NSEC_PER_CENTISEC;
+	uint64_t expire = (uint64_t)tunable(eng, dirty_expire_centisecs) * NSEC_PER_CENTISEC;
 	uint64_t now = engine_now_ns(eng);
 	long dirty = (long)global_dirty_pages(eng, false);
 
@@ -199,7 +199,7 @@ long nlru_flusher_run(struct nlru_engine *eng)
 static void flusher_sleep(struct nlru_engine *eng, const struct timespec *last_periodic)
 {
 	struct flusher *flusher = eng->flusher;
-	long interval = eng->cfg.dirty_writeback_centisecs;
+	long interval = tunable(eng, dirty_writeback_centisecs);
 	struct timespec deadline =
 		timespec_after(*last_periodic, (uint64_t)interval * NSEC_PER_CENTISEC);
 
@@ -216,7 +216,7 @@ static void flusher_sleep(struct nlru_engine *eng, const struct timespec *last_p
 
 static bool periodic_due(const struct nlru_engine *eng, struct timespec *last)
 {
-	long interval = eng->cfg.dirty_writeback_centisecs;
+	long interval = tunable(eng, dirty_writeback_centisecs);
 	struct timespec now;
 	int64_t elapsed_cs;
 

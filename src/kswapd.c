@@ -254,7 +254,7 @@ void kswapd_try_to_sleep(struct nlru_engine *eng, struct pglist_data *pgdat, int
 		/* Reclaim is done: have kcompactd make the blocks it was woken for. */
 		wakeup_kcompactd(eng, pgdat, alloc_order, classzone_idx);
 		mutex_lock(&ks->lock);
-		remaining = kswapd_wait(eng, ks, eng->cfg.kswapd_nap_ms);
+		remaining = kswapd_wait(eng, ks, tunable(eng, kswapd_nap_ms));
 		mutex_unlock(&ks->lock);
 		if (remaining)
 			mode->kswapd_woken_early(pgdat, order, classzone_idx);

@@ -71,9 +71,9 @@ int nlru_zone_info(struct nlru_engine *eng, int nid, enum nlru_zone_type zid,
 	info->present = zone->present_pages;
 	info->managed = zone->managed_pages;
 	info->free = (uint64_t)zone_page_state(zone, NLRU_NR_FREE_PAGES);
-	info->wmark_min = zone->watermark[WMARK_MIN];
-	info->wmark_low = zone->watermark[WMARK_LOW];
-	info->wmark_high = zone->watermark[WMARK_HIGH];
+	info->wmark_min = min_wmark_pages(zone);
+	info->wmark_low = low_wmark_pages(zone);
+	info->wmark_high = high_wmark_pages(zone);
 	for (int j = 0; j < MAX_NR_ZONES; j++)
 		info->lowmem_reserve[j] = (uint64_t)zone->lowmem_reserve[j];
 	if (zone->pageset[0]) {
@@ -104,7 +104,7 @@ long nlru_mem_available(const struct nlru_engine *eng)
 	if (!eng)
 		return -EINVAL;
 	for_each_online_pgdat(pgdat, eng, nid) {
-		reserve += pgdat->totalreserve_pages;
+		reserve += __atomic_load_n(&pgdat->totalreserve_pages, __ATOMIC_RELAXED);
 		pagecache += (unsigned long)(node_page_state(pgdat, NLRU_NR_ACTIVE_FILE) +
 					     node_page_state(pgdat, NLRU_NR_INACTIVE_FILE));
 		for_each_zone_in_node(zone, pgdat) {

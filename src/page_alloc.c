@@ -230,7 +230,7 @@ static __hot_inline struct page *get_page_from_freelist(struct nlru_engine *eng,
 	struct zone *zone;
 
 	for_next_zone_zonelist(zone, z, ac->high_zoneidx) {
-		unsigned long mark = zone->watermark[alloc_flags & ALLOC_WMARK_MASK];
+		unsigned long mark = wmark_pages(zone, alloc_flags & ALLOC_WMARK_MASK);
 		struct page *page;
 
 		if (unlikely(ac->spread_dirty_pages) &&
@@ -838,6 +838,37 @@ void zone_pcp_destroy(const struct nlru_engine *eng, struct zone *zone)
 	free(zone->pageset[0]);
 	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
 		zone->pageset[mt] = NULL;
+}
+
+int zone_pcp_update(struct nlru_engine *eng, struct zone *zone)
+{
+	int high, batch;
+
+	if (!zone->pageset[0])
+		return 0;
+	zone_pcp_sizes(eng, zone, &high, &batch);
+	for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++) {
+		for (int cpu = 0; cpu < eng->nr_cpus; cpu++) {
+			uint32_t *pfns = calloc((size_t)MAX(high, batch) + 1, sizeof(*pfns)), *old;
+			struct per_cpu_pages *pcp;
+			int count;
+
+			if (!pfns)
+				return -ENOMEM;
+			/* Locked as a drain locks it: no fast sequence of that CPU is in flight. */
+			pcp = pcp_lock_cpu(eng, zone->pageset[mt], cpu);
+			count = pcp_count(pcp);
+			if (count)
+				free_pcp_batch(zone, pcp, count, count);
+			old = pcp->pfns;
+			pcp->pfns = pfns;
+			pcp->high = high;
+			pcp->batch = batch;
+			pcp_unlock(eng, pcp);
+			free(old);
+		}
+	}
+	return 0;
 }
 
 /* Public entry points: validate everything, say why through the log, then do the work. */

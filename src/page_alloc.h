@@ -30,5 +30,11 @@ void drain_all_pages(struct nlru_engine *eng);
 /* Creation and teardown of a zone's per-CPU lists. */
 int zone_pcp_init(struct nlru_engine *eng, struct zone *zone);
 void zone_pcp_destroy(const struct nlru_engine *eng, struct zone *zone);
+/*
+ * pageset_set_high_and_batch() for every CPU's lists of @zone, as writing
+ * vm.percpu_pagelist_fraction does: each list is drained and given the new sizes.  0, or
+ * -ENOMEM with the lists changed so far keeping their new sizes.
+ */
+int zone_pcp_update(struct nlru_engine *eng, struct zone *zone);
 
 #endif /* NODELRU_PAGE_ALLOC_H */

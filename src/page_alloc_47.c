@@ -21,6 +21,7 @@
  * once-a-second vmstat_update() that folds what is left below the threshold.
  */
 #include "page_alloc_47.h"
+#include "watermark.h"
 
 void fair_fold(struct zone *zone, struct per_cpu_pages *pcp, uint64_t charged, uint64_t upto)
 {
@@ -36,7 +37,7 @@ void fair_fold(struct zone *zone, struct per_cpu_pages *pcp, uint64_t charged, u
 void zone_reset_alloc_batch(struct zone *zone)
 {
 	atomic_store_explicit(&zone->alloc_batch,
-			      (long)(zone->watermark[WMARK_HIGH] - zone->watermark[WMARK_LOW]),
+			      (long)(high_wmark_pages(zone) - low_wmark_pages(zone)),
 			      memory_order_relaxed);
 	atomic_store_explicit(&zone->fair_depleted, false, memory_order_relaxed);
 }

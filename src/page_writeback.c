@@ -21,7 +21,7 @@ static unsigned long global_dirtyable_memory(const struct nlru_engine *eng)
 	for_each_online_pgdat(pgdat, eng, nid) {
 		for_each_zone_in_node(zone, pgdat)
 			free += (unsigned long)zone_page_state(zone, NLRU_NR_FREE_PAGES);
-		reserve += pgdat->totalreserve_pages;
+		reserve += __atomic_load_n(&pgdat->totalreserve_pages, __ATOMIC_RELAXED);
 		file += (unsigned long)(node_page_state(pgdat, NLRU_NR_INACTIVE_FILE) +
 					node_page_state(pgdat, NLRU_NR_ACTIVE_FILE));
 	}
@@ -33,8 +33,9 @@ void global_dirty_limits(const struct nlru_engine *eng, unsigned long *backgroun
 {
 	unsigned long available = global_dirtyable_memory(eng);
 	/* Linux scales the percentages to PAGE_SIZE fractions first; keep its rounding. */
-	unsigned long ratio = (unsigned long)eng->cfg.dirty_ratio * PAGE_SIZE / 100;
-	unsigned long bg_ratio = (unsigned long)eng->cfg.dirty_background_ratio * PAGE_SIZE / 100;
+	unsigned long ratio = (unsigned long)tunable(eng, dirty_ratio) * PAGE_SIZE / 100;
+	unsigned long bg_ratio =
+		(unsigned long)tunable(eng, dirty_background_ratio) * PAGE_SIZE / 100;
 	unsigned long thresh = ratio * available / PAGE_SIZE;
 	unsigned long bg_thresh = bg_ratio * available / PAGE_SIZE;
 
@@ -96,14 +97,14 @@ static unsigned long node_dirtyable_memory(const struct pglist_data *pgdat)
 	for_each_zone_in_node(zone, pgdat)
 		if (populated_zone(zone))
 			nr_pages += (unsigned long)zone_page_state(zone, NLRU_NR_FREE_PAGES);
-	nr_pages -= MIN(nr_pages, pgdat->totalreserve_pages);
+	nr_pages -= MIN(nr_pages, __atomic_load_n(&pgdat->totalreserve_pages, __ATOMIC_RELAXED));
 	return nr_pages + (unsigned long)(node_page_state(pgdat, NLRU_NR_INACTIVE_FILE) +
 					  node_page_state(pgdat, NLRU_NR_ACTIVE_FILE));
 }
 
 unsigned long node_dirty_limit(const struct nlru_engine *eng, const struct pglist_data *pgdat)
 {
-	return (unsigned long)eng->cfg.dirty_ratio * node_dirtyable_memory(pgdat) / 100;
+	return (unsigned long)tunable(eng, dirty_ratio) * node_dirtyable_memory(pgdat) / 100;
 }
 
 bool node_dirty_ok(const struct nlru_engine *eng, const struct pglist_data *pgdat)
@@ -120,14 +121,14 @@ static unsigned long zone_dirtyable_memory(const struct zone *zone)
 {
 	unsigned long nr_pages = (unsigned long)zone_page_state(zone, NLRU_NR_FREE_PAGES);
 
-	nr_pages -= MIN(nr_pages, zone->zm->totalreserve_pages);
+	nr_pages -= MIN(nr_pages, __atomic_load_n(&zone->zm->totalreserve_pages, __ATOMIC_RELAXED));
 	return nr_pages + (unsigned long)(zone_page_state(zone, NLRU_NR_ZONE_INACTIVE_FILE) +
 					  zone_page_state(zone, NLRU_NR_ZONE_ACTIVE_FILE));
 }
 
 unsigned long zone_dirty_limit(const struct nlru_engine *eng, const struct zone *zone)
 {
-	return (unsigned long)eng->cfg.dirty_ratio * zone_dirtyable_memory(zone) / 100;
+	return (unsigned long)tunable(eng, dirty_ratio) * zone_dirtyable_memory(zone) / 100;
 }
 
 bool zone_dirty_ok(const struct nlru_engine *eng, const struct zone *zone)

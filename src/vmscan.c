@@ -572,7 +572,7 @@ static void scan_fractions(struct nlru_engine *eng, struct lruvec *lruvec,
 			   unsigned long fraction[2], unsigned long *denominator)
 {
 	struct zone_reclaim_stat *stat = &lruvec->reclaim_stat;
-	unsigned long anon_prio = (unsigned long)eng->cfg.swappiness;
+	unsigned long anon_prio = (unsigned long)tunable(eng, swappiness);
 	unsigned long file_prio = 200 - anon_prio;
 	unsigned long anon = lruvec_lru_size(lruvec, LRU_ACTIVE_ANON) +
 			     lruvec_lru_size(lruvec, LRU_INACTIVE_ANON);
@@ -603,7 +603,7 @@ static enum scan_balance scan_balance(struct nlru_engine *eng, struct lruvec *lr
 
 	if (!sc->may_swap || get_nr_swap_pages(eng) <= 0)
 		return SCAN_FILE;
-	if (sc->priority == 0 && eng->cfg.swappiness)
+	if (sc->priority == 0 && tunable(eng, swappiness))
 		return SCAN_EQUAL;
 	/*
 	 * The "cache trap": too little file cache left to reach the high watermarks, of every

@@ -21,6 +21,7 @@
 #include "vmscan.h"
 #include "vmstat.h"
 #include "vmstat_dump.h"
+#include "watermark.h"
 
 long sum_zone_stat(const struct nlru_engine *eng, int only_nid, enum nlru_zone_stat_item item)
 {
@@ -146,8 +147,8 @@ static void dump_zone_header_48(const struct nlru_engine *eng, const struct zone
 		"\n  pages free     %lu\n        min      %lu\n        low      %lu"
 		"\n        high     %lu\n   node_scanned  %lu\n        spanned  %lu"
 		"\n        present  %lu\n        managed  %lu",
-		(unsigned long)zone_page_state(zone, NLRU_NR_FREE_PAGES),
-		zone->watermark[WMARK_MIN], zone->watermark[WMARK_LOW], zone->watermark[WMARK_HIGH],
+		(unsigned long)zone_page_state(zone, NLRU_NR_FREE_PAGES), min_wmark_pages(zone),
+		low_wmark_pages(zone), high_wmark_pages(zone),
 		(unsigned long)node_page_state(pgdat, NLRU_NR_PAGES_SCANNED),
 		(unsigned long)zone->spanned_pages, (unsigned long)zone->present_pages,
 		(unsigned long)zone->managed_pages);

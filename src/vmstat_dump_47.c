@@ -13,6 +13,7 @@
 #include "vmscan.h"
 #include "vmstat.h"
 #include "vmstat_dump.h"
+#include "watermark.h"
 
 struct item_47 {
 	const char *name;
@@ -156,8 +157,8 @@ static void dump_zone_47(struct nlru_engine *eng, const struct zone *zone, FILE 
 		"\n        high     %lu\n        scanned  %lu\n        spanned  %lu"
 		"\n        present  %lu\n        managed  %lu",
 		zone->node, nlru_zone_name(zone->zone_idx),
-		(unsigned long)zone_page_state(zone, NLRU_NR_FREE_PAGES),
-		zone->watermark[WMARK_MIN], zone->watermark[WMARK_LOW], zone->watermark[WMARK_HIGH],
+		(unsigned long)zone_page_state(zone, NLRU_NR_FREE_PAGES), min_wmark_pages(zone),
+		low_wmark_pages(zone), high_wmark_pages(zone),
 		(unsigned long)zone_node_page_state(zone, NLRU_NR_PAGES_SCANNED),
 		(unsigned long)zone->spanned_pages, (unsigned long)zone->present_pages,
 		(unsigned long)zone->managed_pages);

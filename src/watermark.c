@@ -62,13 +62,15 @@ static void setup_per_zone_wmarks(struct nlru_engine *eng)
 			uint64_t tmp = lowmem_pages ? (uint64_t)pages_min * zone->managed_pages /
 							      lowmem_pages
 						    : 0;
-			uint64_t gap = MAX(
-				tmp / 4, (uint64_t)zone->managed_pages *
-						 (uint64_t)eng->cfg.watermark_scale_factor / 10000);
+			uint64_t gap =
+				MAX(tmp / 4,
+				    (uint64_t)zone->managed_pages *
+					    (uint64_t)tunable(eng, watermark_scale_factor) / 10000);
 
-			zone->watermark[WMARK_MIN] = tmp;
-			zone->watermark[WMARK_LOW] = tmp + gap;
-			zone->watermark[WMARK_HIGH] = tmp + 2 * gap;
+			__atomic_store_n(&zone->watermark[WMARK_MIN], tmp, __ATOMIC_RELAXED);
+			__atomic_store_n(&zone->watermark[WMARK_LOW], tmp + gap, __ATOMIC_RELAXED);
+			__atomic_store_n(&zone->watermark[WMARK_HIGH], tmp + 2 * gap,
+					 __ATOMIC_RELAXED);
 			zone_reset_alloc_batch(zone);
 		}
 	}
@@ -123,16 +125,20 @@ static void calculate_totalreserve_pages(struct nlru_engine *eng)
 	int nid;
 
 	for_each_online_pgdat(pgdat, eng, nid) {
-		pgdat->totalreserve_pages = 0;
+		unsigned long node_total = 0;
+
 		for_each_zone_in_node(zone, pgdat) {
 			long max = 0;
+			unsigned long total;
 
 			for (int j = 0; j < MAX_NR_ZONES; j++)
 				max = MAX(max, zone->lowmem_reserve[j]);
-			zone->zm->totalreserve_pages = MIN(
-				(unsigned long)max + high_wmark_pages(zone), zone->managed_pages);
-			pgdat->totalreserve_pages += zone->zm->totalreserve_pages;
+			total = MIN((unsigned long)max + high_wmark_pages(zone),
+				    zone->managed_pages);
+			__atomic_store_n(&zone->zm->totalreserve_pages, total, __ATOMIC_RELAXED);
+			node_total += total;
 		}
+		__atomic_store_n(&pgdat->totalreserve_pages, node_total, __ATOMIC_RELAXED);
 	}
 }
 
@@ -160,20 +166,37 @@ static void warn_min_free_too_large(struct nlru_engine *eng)
 		 eng->min_free_kbytes, pages_min, managed);
 }
 
-void init_per_zone_wmark_min(struct nlru_engine *eng)
+/* The min_free_kbytes in force: the tunable's, or (0) the one computed at creation. */
+static void set_min_free_kbytes(struct nlru_engine *eng)
 {
-	if (eng->cfg.min_free_kbytes) {
-		eng->min_free_kbytes = eng->cfg.min_free_kbytes;
+	long configured = tunable(eng, min_free_kbytes);
+
+	if (configured) {
+		__atomic_store_n(&eng->min_free_kbytes, configured, __ATOMIC_RELAXED);
 		warn_min_free_too_large(eng);
 	} else {
-		unsigned long lowmem_kbytes = nr_free_buffer_pages(eng) * (PAGE_SIZE >> 10);
-		long new_min = (long)int_sqrt(lowmem_kbytes * 16);
-
-		eng->min_free_kbytes = MIN(MAX(new_min, 128), 65536);
+		__atomic_store_n(&eng->min_free_kbytes, eng->computed_min_free_kbytes,
+				 __ATOMIC_RELAXED);
 	}
+}
+
+void init_per_zone_wmark_min(struct nlru_engine *eng)
+{
+	/* From the pages above the watermarks, none yet: the boot-time value. */
+	unsigned long lowmem_kbytes = nr_free_buffer_pages(eng) * (PAGE_SIZE >> 10);
+
+	eng->computed_min_free_kbytes = MIN(MAX((long)int_sqrt(lowmem_kbytes * 16), 128), 65536);
+	set_min_free_kbytes(eng);
 	setup_per_zone_wmarks(eng);
 	refresh_zone_stat_thresholds(eng);
 	setup_per_zone_lowmem_reserve(eng);
+	calculate_totalreserve_pages(eng);
+}
+
+void setup_per_zone_wmarks_live(struct nlru_engine *eng)
+{
+	set_min_free_kbytes(eng);
+	setup_per_zone_wmarks(eng);
 	calculate_totalreserve_pages(eng);
 }
 
@@ -198,7 +221,7 @@ int zone_batchsize(const struct zone *zone)
 
 void zone_pcp_sizes(const struct nlru_engine *eng, const struct zone *zone, int *high, int *batch)
 {
-	long fraction = eng->cfg.percpu_pagelist_fraction;
+	long fraction = tunable(eng, percpu_pagelist_fraction);
 
 	if (fraction) {
 		/* pageset_set_high() */

@@ -1,6 +1,9 @@
 /*
  * Watermarks, lowmem reserves and per-CPU list sizes (Linux 4.8 mm/page_alloc.c: the same
- * maths in 4.7).  The setup functions run at engine creation, before any allocation.
+ * maths in 4.7).  The setup functions run at engine creation, before any allocation; the
+ * watermarks and reserve totals are set again when min_free_kbytes or watermark_scale_factor
+ * change on a live engine (sysctl.c), so they are stored and read with relaxed atomics, as
+ * Linux reads them without a lock.
  */
 #ifndef NODELRU_WATERMARK_H
 #define NODELRU_WATERMARK_H
@@ -16,6 +19,12 @@ struct nlru_engine;
 
 /* init_per_zone_wmark_min(): min_free_kbytes, then every zone's watermarks and reserves. */
 void init_per_zone_wmark_min(struct nlru_engine *eng);
+/*
+ * What writing vm.min_free_kbytes or vm.watermark_scale_factor does on a live engine: the
+ * min_free_kbytes in force from the tunable (0: computed as at creation), then
+ * setup_per_zone_wmarks() with calculate_totalreserve_pages().  Serialised by the caller.
+ */
+void setup_per_zone_wmarks_live(struct nlru_engine *eng);
 
 /* zone_batchsize() and the pcp high/batch it implies (or percpu_pagelist_fraction's). */
 int zone_batchsize(const struct zone *zone);
@@ -23,19 +32,24 @@ void zone_pcp_sizes(const struct nlru_engine *eng, const struct zone *zone, int 
 
 unsigned long int_sqrt(unsigned long x);
 
+static inline unsigned long wmark_pages(const struct zone *z, enum zone_watermarks i)
+{
+	return __atomic_load_n(&z->watermark[i], __ATOMIC_RELAXED);
+}
+
 static inline unsigned long min_wmark_pages(const struct zone *z)
 {
-	return z->watermark[WMARK_MIN];
+	return wmark_pages(z, WMARK_MIN);
 }
 
 static inline unsigned long low_wmark_pages(const struct zone *z)
 {
-	return z->watermark[WMARK_LOW];
+	return wmark_pages(z, WMARK_LOW);
 }
 
 static inline unsigned long high_wmark_pages(const struct zone *z)
 {
-	return z->watermark[WMARK_HIGH];
+	return wmark_pages(z, WMARK_HIGH);
 }
 
 bool __zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark, int classzone_idx,

@@ -20,6 +20,12 @@ static void markdown(void)
 	       "defaults a program starts from; what the program then sets wins.  The topology "
 	       "is set the same ways: `cfg.topology`, `--topology`, `NLRU_TOPOLOGY`.  Values "
 	       "given as text are decimal (`010` is ten) or hexadecimal after `0x`.\n\n"
+	       "On a live engine, `nlru_tunable_get()` reads any tunable back and "
+	       "`nlru_tunable_set()` changes `swappiness`, the `dirty_*` tunables, "
+	       "`kswapd_nap_ms`, `min_free_kbytes`, `watermark_scale_factor` and "
+	       "`percpu_pagelist_fraction` with the effect writing their /proc/sys/vm file has "
+	       "in Linux (watermarks and per-CPU lists recomputed); the others are fixed when "
+	       "the engine is created, as a kernel's memory layout is at boot.\n\n"
 	       "| tunable | environment | default | range | Linux counterpart | meaning |\n"
 	       "| --- | --- | --- | --- | --- | --- |\n");
 	for (unsigned int i = 0; nlru_tunable_info(i, &t) == 0; i++) {

@@ -203,6 +203,30 @@ NLRU_API int nlru_config_init(struct nlru_config *cfg);
  */
 NLRU_API int nlru_config_set(struct nlru_config *cfg, const char *name, const char *value);
 
+/*
+ * nlru_tunable_get - the value of tunable @name (see tunables.h) in force on @eng: the one it
+ * was created with, or the last nlru_tunable_set() gave (min_free_kbytes 0 means "computed":
+ * nlru_min_free_kbytes() says how much).  Returns 0; -ENOENT (logged) for an unknown name;
+ * -EINVAL for a NULL argument.  Thread-safe.
+ */
+NLRU_API int nlru_tunable_get(const struct nlru_engine *eng, const char *name, long *value);
+
+/*
+ * nlru_tunable_set - change tunable @name of a live engine, with the effect writing its
+ * /proc/sys/vm file has in Linux 4.8: min_free_kbytes and watermark_scale_factor recompute
+ * every zone's watermarks and the reserves the dirty limits leave out
+ * (setup_per_zone_wmarks()); percpu_pagelist_fraction gives every per-CPU list its new high
+ * and batch, draining it first; swappiness, dirty_ratio, dirty_background_ratio,
+ * dirty_writeback_centisecs, dirty_expire_centisecs and kswapd_nap_ms are read where they
+ * are used, so the next reclaim pass, writer, flusher wakeup or kswapd nap follows them
+ * (the flusher's current sleep, as in 4.8, ends at the interval it began with).  Returns 0;
+ * -ENOENT for an unknown name, -EINVAL for a value the tunable does not take, -EPERM for a
+ * tunable fixed at creation (the engine's size, topology, mode, threads, swap and device
+ * model), each logged; -ENOMEM when a per-CPU list could not be resized (those done keep
+ * their new size).  Thread-safe.
+ */
+NLRU_API int nlru_tunable_set(struct nlru_engine *eng, const char *name, long value);
+
 /* Description of one tunable, for tools and documentation. */
 struct nlru_tunable_info {
 	const char *name; /* field name in struct nlru_config and the --set name */

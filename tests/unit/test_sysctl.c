@@ -1,0 +1,195 @@
+/*
+ * Tunables changed on a live engine (nlru_tunable_set()), with the effects writing their
+ * /proc/sys/vm file has in Linux 4.8, and read back (nlru_tunable_get()).
+ */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "helpers.h"
+
+TestSuite(sysctl, .fini = test_remove_dir, .timeout = 120);
+
+static struct nlru_zone_info normal_zone(struct nlru_engine *eng)
+{
+	struct nlru_zone_info zi = {.size = sizeof(zi), .version = NLRU_ZONE_INFO_VERSION};
+
+	cr_assert_eq(nlru_zone_info(eng, 0, NLRU_ZONE_NORMAL, &zi), 0, "%s", test_log_last);
+	return zi;
+}
+
+/* watermark_scale_factor sets the low/high gaps at once (setup_per_zone_wmarks()). */
+Test(sysctl, watermark_scale_factor_moves_the_watermarks)
+{
+	struct nlru_engine *eng = test_engine(64, NULL);
+	struct nlru_zone_info before = normal_zone(eng), after;
+	long v;
+
+	cr_assert_eq(nlru_tunable_set(eng, "watermark_scale_factor", 1000), 0, "%s", test_log_last);
+	after = normal_zone(eng);
+	cr_expect_eq(after.wmark_min, before.wmark_min, "the min watermark stays");
+	cr_expect_eq(after.wmark_low - after.wmark_min, after.managed * 1000 / 10000,
+		     "the gap is 10 %% of the zone");
+	cr_expect_eq(after.wmark_high - after.wmark_low, after.wmark_low - after.wmark_min);
+	cr_assert_eq(nlru_tunable_get(eng, "watermark_scale_factor", &v), 0);
+	cr_expect_eq(v, 1000);
+	cr_assert_eq(nlru_tunable_set(eng, "watermark_scale_factor", 10), 0);
+	after = normal_zone(eng);
+	cr_expect_eq(after.wmark_low, before.wmark_low, "back to the watermarks it had");
+	destroy_engine(eng);
+}
+
+/* min_free_kbytes scales every min watermark; 0 computes it again as at creation. */
+Test(sysctl, min_free_kbytes_is_applied_and_0_recomputes_it)
+{
+	struct nlru_engine *eng = test_engine(64, NULL);
+	long computed = nlru_min_free_kbytes(eng);
+	struct nlru_zone_info before = normal_zone(eng), after;
+
+	cr_assert_eq(nlru_tunable_set(eng, "min_free_kbytes", 4 * computed), 0, "%s",
+		     test_log_last);
+	cr_expect_eq(nlru_min_free_kbytes(eng), 4 * computed);
+	after = normal_zone(eng);
+	cr_expect(after.wmark_min >= 4 * before.wmark_min - 3 &&
+			  after.wmark_min <= 4 * before.wmark_min + 3,
+		  "min watermark %llu, was %llu", (unsigned long long)after.wmark_min,
+		  (unsigned long long)before.wmark_min);
+	cr_assert_eq(nlru_tunable_set(eng, "min_free_kbytes", 0), 0);
+	cr_expect_eq(nlru_min_free_kbytes(eng), computed);
+	cr_expect_eq(normal_zone(eng).wmark_min, before.wmark_min);
+	destroy_engine(eng);
+}
+
+/* percpu_pagelist_fraction gives every per-CPU list high = managed / fraction. */
+Test(sysctl, percpu_pagelist_fraction_resizes_the_per_cpu_lists)
+{
+	struct nlru_engine *eng = test_engine(64, NULL);
+	struct nlru_zone_info zi;
+	void *pages[512];
+
+	for (int i = 0; i < 512; i++)
+		cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 0, 0, &pages[i]), 0);
+	for (int i = 0; i < 512; i++)
+		cr_assert_eq(nlru_free_pages(eng, pages[i], 0), 0);
+	cr_assert_eq(nlru_tunable_set(eng, "percpu_pagelist_fraction", 8), 0, "%s", test_log_last);
+	zi = normal_zone(eng);
+	cr_expect_eq(zi.pcp_high, zi.managed / 8);
+	cr_expect_eq(zi.pcp_batch, 96, "PAGE_SHIFT * 8 at most");
+	/* The lists work at their new size: a batch larger than the old high goes through. */
+	for (int i = 0; i < 512; i++)
+		cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 0, 0, &pages[i]), 0);
+	for (int i = 0; i < 512; i++)
+		cr_assert_eq(nlru_free_pages(eng, pages[i], 0), 0);
+	cr_expect_eq(nlru_tunable_set(eng, "percpu_pagelist_fraction", 3), -EINVAL);
+	cr_expect(strstr(test_log_last, "0 or at least 8"), "%s", test_log_last);
+	cr_assert_eq(nlru_tunable_set(eng, "percpu_pagelist_fraction", 0), 0);
+	cr_expect_lt(normal_zone(eng).pcp_high, zi.pcp_high);
+	destroy_engine(eng);
+}
+
+/* dirty_ratio is read where it is used: the next writer is held to the new limit. */
+Test(sysctl, a_lower_dirty_ratio_holds_the_next_writer)
+{
+	struct nlru_engine *eng = NULL;
+	struct nlru_config cfg;
+	struct nlru_file *f;
+	char buf[4096];
+
+	test_config(&cfg, 16, NULL);
+	cfg.flusher = 0;
+	cfg.kswapd = 0;
+	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "%s", test_log_last);
+	cr_assert_eq(nlru_tunable_set(eng, "dirty_ratio", 1), 0, "%s", test_log_last);
+	cr_assert_eq(nlru_tunable_set(eng, "dirty_background_ratio", 1), 0);
+	cr_assert_eq(nlru_file_open(eng, test_path("f"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f),
+		     0);
+	memset(buf, 'x', sizeof(buf));
+	for (int i = 0; i < 1024; i++)
+		cr_assert_eq(nlru_file_pwrite(f, buf, sizeof(buf), (uint64_t)i * sizeof(buf)),
+			     (long)sizeof(buf));
+	/* 1 % of 4096 pages is 40; the default 20 % would have left all 1024 dirty. */
+	cr_expect_lt(vmstat_value(eng, "nr_dirty"), 200, "%lld dirty pages",
+		     (long long)vmstat_value(eng, "nr_dirty"));
+	cr_assert_eq(nlru_file_close(f), 0);
+	destroy_engine(eng);
+}
+
+Test(sysctl, fixed_and_unknown_tunables_are_refused_and_explained)
+{
+	struct nlru_engine *eng = test_engine(16, NULL);
+	long v;
+
+	cr_expect_eq(nlru_tunable_set(eng, "node_mib", 32), -EPERM);
+	cr_expect(strstr(test_log_last, "node_mib is fixed when the engine is created"), "%s",
+		  test_log_last);
+	cr_expect_eq(nlru_tunable_set(eng, "no_such_tunable", 1), -ENOENT);
+	cr_expect_eq(nlru_tunable_get(eng, "no_such_tunable", &v), -ENOENT);
+	cr_expect_eq(nlru_tunable_set(eng, "swappiness", 101), -EINVAL);
+	cr_expect(strstr(test_log_last, "not in [0, 100]"), "%s", test_log_last);
+	cr_expect_eq(nlru_tunable_set(eng, NULL, 1), -EINVAL);
+	cr_expect_eq(nlru_tunable_get(eng, "swappiness", NULL), -EINVAL);
+	cr_assert_eq(nlru_tunable_get(eng, "node_mib", &v), 0, "any tunable reads back");
+	cr_expect_eq(v, 16);
+	destroy_engine(eng);
+}
+
+struct churn {
+	struct nlru_engine *eng;
+	atomic_bool stop;
+	long rounds;
+};
+
+static void *churn_main(void *arg)
+{
+	struct churn *c = arg;
+	void *pages[64];
+
+	while (!atomic_load(&c->stop)) {
+		int n = 0;
+
+		while (n < 64 && nlru_alloc_pages(c->eng, NLRU_GFP_KERNEL, 0, NLRU_NUMA_NO_NODE,
+						  &pages[n]) == 0)
+			memset(pages[n++], 1, 64);
+		while (n--)
+			cr_assert_eq(nlru_free_pages(c->eng, pages[n], 0), 0);
+		c->rounds++;
+	}
+	return NULL;
+}
+
+/*
+ * Per-CPU lists resized and watermarks moved while two threads allocate and free through
+ * them: no page is lost or handed out twice (every page is free again at the end).
+ */
+Test(sysctl, changes_while_threads_allocate_lose_no_page)
+{
+	struct nlru_engine *eng = test_engine(32, NULL);
+	struct churn c[2] = {{.eng = eng}, {.eng = eng}};
+	pthread_t tid[2];
+	uint64_t managed = 0, free_pages = 0;
+
+	for (int i = 0; i < 2; i++)
+		cr_assert_eq(pthread_create(&tid[i], NULL, churn_main, &c[i]), 0);
+	for (int k = 0; k < 200; k++) {
+		cr_assert_eq(nlru_tunable_set(eng, "percpu_pagelist_fraction", k % 2 ? 8 : 0), 0);
+		cr_assert_eq(nlru_tunable_set(eng, "watermark_scale_factor", k % 2 ? 500 : 10), 0);
+	}
+	for (int i = 0; i < 2; i++) {
+		atomic_store(&c[i].stop, true);
+		pthread_join(tid[i], NULL);
+	}
+	cr_expect_gt(c[0].rounds + c[1].rounds, 0);
+	nlru_drain_pages(eng);
+	for (int zid = 0; zid < NLRU_MAX_NR_ZONES; zid++) {
+		struct nlru_zone_info zi = {.size = sizeof(zi), .version = NLRU_ZONE_INFO_VERSION};
+
+		cr_assert_eq(nlru_zone_info(eng, 0, (enum nlru_zone_type)zid, &zi), 0);
+		managed += zi.managed;
+		free_pages += zi.free;
+	}
+	cr_expect_eq(free_pages, managed, "%llu of %llu pages free with nothing allocated",
+		     (unsigned long long)free_pages, (unsigned long long)managed);
+	destroy_engine(eng);
+}
