@@ -1022,6 +1022,7 @@ int nlru_free_pages(struct nlru_engine *eng, void *addr, unsigned int order)
 		     !__atomic_compare_exchange_n(&page->refcount, &one, 0, false, __ATOMIC_ACQ_REL,
 						  __ATOMIC_RELAXED)))
 		return bad_free(eng, addr, order);
+	page->private = 0; /* the caller's word (nlru_page_set_private()) */
 	__free_pages(eng, zone, pfn, order, flags, mt);
 	return 0;
 }

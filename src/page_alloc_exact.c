@@ -254,7 +254,9 @@ int nlru_free_pages_exact(struct nlru_engine *eng, void *addr, size_t size)
 	r = claim_run(eng, pgdat, pfn, pages, addr, size);
 	if (r)
 		return r;
-	for (size_t i = 0; i < pages; i++)
+	for (size_t i = 0; i < pages; i++) {
+		pgdat->pages[pfn + i].private = 0; /* the caller's word (nlru_page_set_private()) */
 		free_pages_trusted(eng, &pgdat->pages[pfn + i], 0);
+	}
 	return 0;
 }

@@ -356,6 +356,28 @@ NLRU_API int nlru_alloc_pages_exact(struct nlru_engine *eng, unsigned int gfp, s
 NLRU_API int nlru_free_pages_exact(struct nlru_engine *eng, void *addr, size_t size);
 
 /*
+ * nlru_page_head - the block of nlru_alloc_pages() (or page of nlru_alloc_pages_exact()) that
+ * @addr, any address inside it, lies in: its first address in *@head and its order in
+ * *@order (Linux's virt_to_head_page() and compound_order()).  At most NLRU_MAX_ORDER page
+ * descriptors are read; no lock is taken, so the caller must hold the block.  Returns 0;
+ * -EINVAL (logged) for an address outside the engine, in no allocated block, or in a page
+ * of a region or a file, or a NULL @head or @order.
+ */
+NLRU_API int nlru_page_head(struct nlru_engine *eng, const void *addr, void **head,
+			    unsigned int *order);
+
+/*
+ * nlru_page_set_private, nlru_page_private - store and read a word of the caller's in the
+ * descriptor of the block @addr lies in (any address inside it), as a slab allocator keeps
+ * its slab in page->private: a free(ptr) then finds its slab from the pointer alone.  The
+ * word starts at 0 when the block is allocated and is forgotten when it is freed; the
+ * descriptor does not grow.  No lock is taken: the block's holder sets and reads it.
+ * Returns 0; -EINVAL (logged) as nlru_page_head() does, or for a NULL @word.
+ */
+NLRU_API int nlru_page_set_private(struct nlru_engine *eng, const void *addr, uint64_t word);
+NLRU_API int nlru_page_private(struct nlru_engine *eng, const void *addr, uint64_t *word);
+
+/*
  * nlru_addr_node - the node whose memory holds all of [@addr, @addr + @len), or -EINVAL if any
  * of it is not engine memory (or @len is 0).  A lock-free query; logs nothing.
  */
