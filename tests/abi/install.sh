@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install the build into a scratch prefix and use it as docs/embedding.md says, with nothing
 # in LD_LIBRARY_PATH: the installed tools run (their rpath finds the library), and
-# tests/abi/embed.c (and the kvcache example) build with pkg-config and the documented
+# tests/abi/embed.c (and the kvcache and slabcache examples) build with pkg-config and the documented
 # -Wl,-rpath and run.  Usage: install.sh BUILD_DIR SOURCE_DIR
 set -eu
 build=$1
@@ -40,6 +40,12 @@ python3 "$src/tests/abi/installed-refs.py" "$root/share/doc/nodelru"
 cc -std=gnu11 -o "$dest/embed" "$src/tests/abi/embed.c" $(pkg-config --cflags --libs nodelru) \
 	-Wl,-rpath,"$(pkg-config --variable=libdir nodelru)"
 "$dest/embed"
+# The slab allocator example, from the installed files alone (a small run).
+test -f "$root/share/doc/nodelru/examples/slabcache.c"
+# shellcheck disable=SC2046 # pkg-config output is a list of flags
+cc -std=gnu11 -o "$dest/slabcache" "$root/share/doc/nodelru/examples/slabcache.c" $(pkg-config --cflags --libs nodelru) \
+	-lpthread -Wl,-rpath,"$(pkg-config --variable=libdir nodelru)"
+"$dest/slabcache" 2 20000 >/dev/null
 # The jemalloc library, when built: its header and pkg-config file, and the example built
 # against them alone (a small run: 2 threads, 1024 keys).
 if [ -f "$root/$libdir/pkgconfig/nodelru-jemalloc.pc" ]; then
