@@ -54,7 +54,9 @@ for r in $rows; do
   grep -q "$r" "$dir/out.txt" || fail "no row matching '$r' in the output"
 done
 for f in $files vmstat-summary.txt vmstat-summary.csv vmstat-summary.json \
-    4.7-zone/vmstat-before 4.7-zone/vmstat-after 4.8-node/zoneinfo-before 4.8-node/zoneinfo-after; do
+    4.7-zone/vmstat-before 4.7-zone/vmstat-after 4.8-node/zoneinfo-before 4.8-node/zoneinfo-after \
+    4.7-zone/buddyinfo-before 4.8-node/buddyinfo-after 4.7-zone/pagetypeinfo-after \
+    4.8-node/pagetypeinfo-before; do
   [ -s "$dir/$f" ] || fail "$f missing or empty"
 done
 # The device's dumps: empty when the engine runs without the block device.
