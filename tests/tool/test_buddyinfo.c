@@ -1,9 +1,10 @@
 /*
  * /proc/buddyinfo and /proc/pagetypeinfo: the hand-made two-node 4.8 pair (data/buddyinfo-4.8-*
  * and data/pagetypeinfo-4.8-*, from frag_show_print and pagetypeinfo_show's format strings),
- * a 6.x file with a capped count, CMA and the mixed-blocks table, the format tests, malformed
- * input, and show's and diff's output.
+ * a 6.x file with a capped count, CMA and the mixed-blocks table, real kernels' files
+ * (data/real/), the format tests, malformed input, and show's and diff's output.
  */
+#include <dirent.h>
 #include <errno.h>
 
 #include "buddyinfo.h"
@@ -127,6 +128,56 @@ Test(buddyinfo, a_capped_count_is_a_lower_bound)
 	cr_assert_eq(bi.nr_mixed, 1);
 	cr_expect_eq(bi.mixed[0].count[1], 210);
 	cr_expect_eq(bi.blocks[0].count[4], 64);
+	buddyinfo_fini(&bi);
+}
+
+static int has_suffix(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), k = strlen(suffix);
+
+	return n > k && strcmp(name + n - k, suffix) == 0;
+}
+
+/* Every real buddyinfo and pagetypeinfo: 2.6.16, 3.2 (Reserve), 4.4 (CMA, order 10), 4.18, 6.18. */
+Test(buddyinfo, every_real_kernels_file_is_read)
+{
+	DIR *dir = opendir(DATA("real"));
+	int files = 0;
+
+	cr_assert_not_null(dir);
+	for (struct dirent *e; (e = readdir(dir));) {
+		char path[512];
+		struct buddyinfo bi;
+
+		if (!has_suffix(e->d_name, ".buddyinfo") && !has_suffix(e->d_name, ".pagetypeinfo"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", DATA("real"), e->d_name);
+		load(&bi, path);
+		cr_expect_eq(bi.format,
+			     has_suffix(e->d_name, ".buddyinfo") ? BI_BUDDYINFO : BI_PAGETYPEINFO,
+			     "%s", e->d_name);
+		cr_expect_eq(bi.nr_orders, 11, "%s", e->d_name);
+		cr_expect(bi.format == BI_BUDDYINFO || bi.nr_blocks > 0, "%s", e->d_name);
+		buddyinfo_fini(&bi);
+		files++;
+	}
+	closedir(dir);
+	cr_expect_geq(files, 11);
+}
+
+Test(buddyinfo, older_and_newer_kernels_types_and_pageblocks)
+{
+	struct buddyinfo bi;
+
+	load(&bi, DATA("real/linux-3.2.0-ubuntu-x86_64.pagetypeinfo"));
+	cr_expect_eq(buddyinfo_type_index(&bi, "Reserve"), 3);
+	cr_expect_eq(buddyinfo_type_index(&bi, "HighAtomic"), -1);
+	cr_expect_not_null(buddyinfo_find_free(&bi, 0, "Normal", "Reserve"));
+	buddyinfo_fini(&bi);
+	load(&bi, DATA("real/linux-4.4.0-xilinx-armv7-cma.pagetypeinfo"));
+	cr_expect_eq(bi.pageblock_order, 10);
+	cr_expect_eq(bi.pages_per_block, 1024);
+	cr_expect_eq(bi.blocks[0].count[buddyinfo_type_index(&bi, "CMA")], 4);
 	buddyinfo_fini(&bi);
 }
 
