@@ -64,6 +64,12 @@ for f in 4.7-zone/diskstats-before 4.7-zone/diskstats-after 4.8-node/diskstats-b
     4.8-node/diskstats-after; do
   [ -f "$dir/$f" ] || fail "$f missing"
 done
+# The tool reads the free-list dumps of both modes.
+for col in 4.7-zone 4.8-node; do
+  "$vmstat" show "$dir/$col/pagetypeinfo-after" >/dev/null || fail "$col/pagetypeinfo-after unreadable"
+  "$vmstat" diff "$dir/$col/buddyinfo-before" "$dir/$col/buddyinfo-after" >/dev/null ||
+    fail "$col/buddyinfo-before/-after cannot be diffed"
+done
 # Zone mode dumps Linux 4.7's names, node mode 4.8's.
 grep -q '^pgscan_kswapd_normal ' "$dir/4.7-zone/vmstat-after" || fail "zone mode dump is not 4.7's"
 grep -q '^pgscan_kswapd ' "$dir/4.8-node/vmstat-after" || fail "node mode dump is not 4.8's"
