@@ -288,28 +288,31 @@ static int close_checked(FILE *f)
 
 int harness_dump(struct nlru_engine *eng, const char *dir, const char *when)
 {
+	/* diskstats is empty for an engine without the block device. */
+	static const struct {
+		const char *name;
+		int (*dump)(struct nlru_engine *, FILE *);
+	} dumps[] = {
+		{"vmstat", nlru_vmstat_dump},
+		{"zoneinfo", nlru_zoneinfo_dump},
+		{"diskstats", nlru_diskstats_dump},
+		{"buddyinfo", nlru_buddyinfo_dump},
+		{"pagetypeinfo", nlru_pagetypeinfo_dump},
+	};
 	char name[64];
-	FILE *f;
-	int r;
 
-	snprintf(name, sizeof(name), "vmstat-%s", when);
-	if (!(f = harness_fopen(dir, name, "w")))
-		return -EIO;
-	r = nlru_vmstat_dump(eng, f);
-	if (close_checked(f) || r)
-		return -EIO;
-	snprintf(name, sizeof(name), "zoneinfo-%s", when);
-	if (!(f = harness_fopen(dir, name, "w")))
-		return -EIO;
-	r = nlru_zoneinfo_dump(eng, f);
-	if (close_checked(f) || r)
-		return -EIO;
-	/* Empty for an engine without the block device. */
-	snprintf(name, sizeof(name), "diskstats-%s", when);
-	if (!(f = harness_fopen(dir, name, "w")))
-		return -EIO;
-	r = nlru_diskstats_dump(eng, f);
-	return close_checked(f) || r ? -EIO : 0;
+	for (size_t k = 0; k < sizeof(dumps) / sizeof(dumps[0]); k++) {
+		FILE *f;
+		int r;
+
+		snprintf(name, sizeof(name), "%s-%s", dumps[k].name, when);
+		if (!(f = harness_fopen(dir, name, "w")))
+			return -EIO;
+		r = dumps[k].dump(eng, f);
+		if (close_checked(f) || r)
+			return -EIO;
+	}
+	return 0;
 }
 
 int harness_write_table(const struct mm_table *t, const char *dir, const char *base)

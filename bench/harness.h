@@ -100,9 +100,10 @@ int harness_path(char *buf, const char *dir, const char *name);
 FILE *harness_fopen(const char *dir, const char *name, const char *mode);
 
 /*
- * harness_dump - write the engine's /proc/vmstat, /proc/zoneinfo and /proc/diskstats dumps to
- * "<dir>/vmstat-<when>", "<dir>/zoneinfo-<when>" and "<dir>/diskstats-<when>" (empty without
- * the block device).  0 or -errno.
+ * harness_dump - write the engine's /proc/vmstat, /proc/zoneinfo, /proc/diskstats (empty
+ * without the block device), /proc/buddyinfo and /proc/pagetypeinfo dumps to
+ * "<dir>/vmstat-<when>", "<dir>/zoneinfo-<when>", "<dir>/diskstats-<when>",
+ * "<dir>/buddyinfo-<when>" and "<dir>/pagetypeinfo-<when>".  0 or -EIO.
  */
 int harness_dump(struct nlru_engine *eng, const char *dir, const char *when);
 

@@ -3,7 +3,9 @@
  * mode imitates (mm/vmstat.c vmstat_show and zoneinfo_show_print, drivers/base/node.c
  * node_read_vmstat): so the engine's dumps and a real kernel's go through the same tools.
  * This file has the public calls, what both layouts share, and the Linux 4.8 layout of node
- * mode; vmstat_dump_47.c has the 4.7 layout of zone mode.
+ * mode; vmstat_dump_47.c has the 4.7 layout of zone mode.  /proc/buddyinfo and
+ * /proc/pagetypeinfo (frag_show_print, pagetypeinfo_show) are the same in 4.7 and 4.8, so
+ * both modes print them here.
  *
  * The engine is configured like an x86_64 NUMA kernel without THP, compaction, migration,
  * NUMA balancing, hugetlb, balloon and ZSMALLOC: the counters of those groups are absent, as
@@ -15,6 +17,7 @@
 
 #include "blkdev.h"
 #include "log.h"
+#include "mmzone.h"
 #include "page_writeback.h"
 #include "pcp.h"
 #include "reclaim_mode.h"
@@ -225,4 +228,135 @@ int nlru_diskstats_dump(struct nlru_engine *eng, FILE *out)
 	if (eng->blkdev)
 		blkdev_print_diskstats(eng->blkdev, "nlru0", out);
 	return dump_done(eng, "diskstats", out);
+}
+
+/*
+ * What /proc/buddyinfo and /proc/pagetypeinfo print of one zone, copied under zone->lock
+ * (walk_zones_in_node holds it while it prints) and printed after, so that no write to the
+ * stream, which may block, is made under a spinlock.
+ */
+struct zone_free_snapshot {
+	unsigned long nr_free[MAX_ORDER];
+	unsigned long type_free[MIGRATE_TYPES][MAX_ORDER]; /* blocks on each type's list */
+	unsigned long blocks[MIGRATE_TYPES];               /* pageblocks of each type */
+};
+
+static void zone_free_snapshot(struct zone *zone, struct zone_free_snapshot *snap)
+{
+	const struct page *pages = zone->zone_pgdat->pages;
+	uint32_t pfn;
+
+	memset(snap, 0, sizeof(*snap));
+	spin_lock(&zone->lock);
+	for (int order = 0; order < MAX_ORDER; order++) {
+		snap->nr_free[order] = zone->free_area[order].nr_free;
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+			pfnlist_for_each(pfn, &zone->free_area[order].free_list[mt], pages)
+				snap->type_free[mt][order]++;
+	}
+	/* pagetypeinfo_showblockcount_print: a partial last block counts as one. */
+	for (pfn = zone->zone_start_pfn; pfn < zone_end_pfn(zone); pfn += pageblock_nr_pages)
+		snap->blocks[get_pfnblock_migratetype(zone, pfn)]++;
+	spin_unlock(&zone->lock);
+}
+
+/* Linux 4.8 migratetype_names[] without CONFIG_CMA and CONFIG_MEMORY_ISOLATION. */
+static const char *const migratetype_names[MIGRATE_TYPES] = {"Unmovable", "Movable", "Reclaimable",
+							     "HighAtomic"};
+
+/* frag_show_print(), mm/vmstat.c: one line per populated zone. */
+static void dump_buddyinfo_node(struct pglist_data *pgdat, FILE *out)
+{
+	struct zone_free_snapshot snap;
+	struct zone *zone;
+
+	for_each_zone_in_node(zone, pgdat) {
+		if (!populated_zone(zone))
+			continue;
+		zone_free_snapshot(zone, &snap);
+		fprintf(out, "Node %d, zone %8s ", pgdat->node_id, nlru_zone_name(zone->zone_idx));
+		for (int order = 0; order < MAX_ORDER; order++)
+			fprintf(out, "%6lu ", snap.nr_free[order]);
+		fputc('\n', out);
+	}
+}
+
+int nlru_buddyinfo_dump(struct nlru_engine *eng, FILE *out)
+{
+	if (!eng)
+		return -EINVAL;
+	if (!out)
+		return log_einval(&eng->log, "buddyinfo dump: no FILE to write to");
+	for (int nid = 0; nid < eng->nr_nodes; nid++)
+		dump_buddyinfo_node(NODE_DATA(eng, nid), out);
+	return dump_done(eng, "buddyinfo", out);
+}
+
+/* pagetypeinfo_showfree_print() and pagetypeinfo_showblockcount_print() of one zone. */
+static void dump_pagetypeinfo_zone(const struct zone *zone, const struct zone_free_snapshot *snap,
+				   bool blocks, FILE *out)
+{
+	const char *name = nlru_zone_name(zone->zone_idx);
+	int nid = zone->zone_pgdat->node_id;
+
+	if (blocks) {
+		fprintf(out, "Node %d, zone %8s ", nid, name);
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+			fprintf(out, "%12lu ", snap->blocks[mt]);
+		fputc('\n', out);
+		return;
+	}
+	for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
+		fprintf(out, "Node %4d, zone %8s, type %12s ", nid, name, migratetype_names[mt]);
+		for (int order = 0; order < MAX_ORDER; order++)
+			fprintf(out, "%6lu ", snap->type_free[mt][order]);
+		fputc('\n', out);
+	}
+}
+
+/*
+ * pagetypeinfo_show(), mm/vmstat.c: one section per node, the free lists then the pageblocks.
+ * Like Linux, each of the two tables locks a zone apart, so the two may differ by what ran
+ * between them.  Without CONFIG_PAGE_OWNER there is no "Number of mixed blocks" table.
+ */
+static void dump_pagetypeinfo_node(struct pglist_data *pgdat, FILE *out)
+{
+	struct zone_free_snapshot snap;
+	struct zone *zone;
+
+	if (!pgdat->node_present_pages) /* !node_state(nid, N_MEMORY): no section at all */
+		return;
+	fprintf(out, "Page block order: %d\nPages per block:  %lu\n\n", pageblock_order,
+		(unsigned long)pageblock_nr_pages);
+	fprintf(out, "%-43s ", "Free pages count per migrate type at order");
+	for (int order = 0; order < MAX_ORDER; order++)
+		fprintf(out, "%6d ", order);
+	fputc('\n', out);
+	for_each_zone_in_node(zone, pgdat) {
+		if (!populated_zone(zone))
+			continue;
+		zone_free_snapshot(zone, &snap);
+		dump_pagetypeinfo_zone(zone, &snap, false, out);
+	}
+	fprintf(out, "\n%-23s", "Number of blocks type ");
+	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+		fprintf(out, "%12s ", migratetype_names[mt]);
+	fputc('\n', out);
+	for_each_zone_in_node(zone, pgdat) {
+		if (!populated_zone(zone))
+			continue;
+		zone_free_snapshot(zone, &snap);
+		dump_pagetypeinfo_zone(zone, &snap, true, out);
+	}
+}
+
+int nlru_pagetypeinfo_dump(struct nlru_engine *eng, FILE *out)
+{
+	if (!eng)
+		return -EINVAL;
+	if (!out)
+		return log_einval(&eng->log, "pagetypeinfo dump: no FILE to write to");
+	for (int nid = 0; nid < eng->nr_nodes; nid++)
+		dump_pagetypeinfo_node(NODE_DATA(eng, nid), out);
+	return dump_done(eng, "pagetypeinfo", out);
 }

@@ -1,6 +1,6 @@
 /*
  * nodelru counters: the public enums generated from vmstat_items.h, a snapshot struct, and the
- * /proc/vmstat and /proc/zoneinfo format dumps.
+ * /proc/vmstat, /proc/zoneinfo, /proc/buddyinfo and /proc/pagetypeinfo format dumps.
  */
 #ifndef NODELRU_VMSTAT_H
 #define NODELRU_VMSTAT_H
@@ -124,6 +124,23 @@ NLRU_API int nlru_node_vmstat_dump(struct nlru_engine *eng, int nid, FILE *out);
  * moment; may run beside any I/O.
  */
 NLRU_API int nlru_diskstats_dump(struct nlru_engine *eng, FILE *out);
+
+/*
+ * /proc/buddyinfo and /proc/pagetypeinfo in Linux 4.8's formats (its frag_show_print and
+ * pagetypeinfo_show, the same in 4.7), in both modes.  buddyinfo: for each
+ * populated zone of each node, "Node N, zone NAME" and its free blocks of each order, 0 to
+ * NLRU_MAX_ORDER - 1.  pagetypeinfo, per node: the pageblock order and size, the free blocks of
+ * each order on each migrate type's lists (Unmovable, Movable, Reclaimable, HighAtomic: a
+ * kernel without CMA and memory isolation), and each zone's pageblocks of each type.  Pages on
+ * the per-CPU lists are not free blocks and are not counted, as in Linux.
+ * Each zone is read under its zone->lock, as Linux reads it, and printed after the lock is
+ * dropped: a zone's line is a consistent snapshot; two zones' lines, or the two tables of
+ * pagetypeinfo, may differ by what ran between them.  Each flushes @out when done.  Return 0,
+ * -EINVAL for a NULL argument (logged when @eng is not NULL), or -EIO (logged with the reason)
+ * if writing to @out failed.  May run beside allocation, reclaim and compaction.
+ */
+NLRU_API int nlru_buddyinfo_dump(struct nlru_engine *eng, FILE *out);
+NLRU_API int nlru_pagetypeinfo_dump(struct nlru_engine *eng, FILE *out);
 
 #ifdef __cplusplus
 }

@@ -54,13 +54,21 @@ for r in $rows; do
   grep -q "$r" "$dir/out.txt" || fail "no row matching '$r' in the output"
 done
 for f in $files vmstat-summary.txt vmstat-summary.csv vmstat-summary.json \
-    4.7-zone/vmstat-before 4.7-zone/vmstat-after 4.8-node/zoneinfo-before 4.8-node/zoneinfo-after; do
+    4.7-zone/vmstat-before 4.7-zone/vmstat-after 4.8-node/zoneinfo-before 4.8-node/zoneinfo-after \
+    4.7-zone/buddyinfo-before 4.8-node/buddyinfo-after 4.7-zone/pagetypeinfo-after \
+    4.8-node/pagetypeinfo-before; do
   [ -s "$dir/$f" ] || fail "$f missing or empty"
 done
 # The device's dumps: empty when the engine runs without the block device.
 for f in 4.7-zone/diskstats-before 4.7-zone/diskstats-after 4.8-node/diskstats-before \
     4.8-node/diskstats-after; do
   [ -f "$dir/$f" ] || fail "$f missing"
+done
+# The tool reads the free-list dumps of both modes.
+for col in 4.7-zone 4.8-node; do
+  "$vmstat" show "$dir/$col/pagetypeinfo-after" >/dev/null || fail "$col/pagetypeinfo-after unreadable"
+  "$vmstat" diff "$dir/$col/buddyinfo-before" "$dir/$col/buddyinfo-after" >/dev/null ||
+    fail "$col/buddyinfo-before/-after cannot be diffed"
 done
 # Zone mode dumps Linux 4.7's names, node mode 4.8's.
 grep -q '^pgscan_kswapd_normal ' "$dir/4.7-zone/vmstat-after" || fail "zone mode dump is not 4.7's"

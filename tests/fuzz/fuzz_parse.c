@@ -1,6 +1,7 @@
 /*
  * libFuzzer target of nlru-vmstat's parsers.  Every input goes through each reader the tool
- * has (vmstat dump, zoneinfo, diskstats, stutter log, watch recording, mmtests tests-timestamp) and
+ * has (vmstat dump, zoneinfo, buddyinfo, pagetypeinfo, diskstats, stutter log, watch recording,
+ * mmtests tests-timestamp) and
  * then through the formatters that walk what was parsed, so a parser bug that leaves a bad
  * structure shows up as a crash or a sanitizer report.  Built only by tests/fuzz/fuzz.sh with
  * clang, never by meson.
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "buddyinfo.h"
 #include "compare.h"
 #include "diff.h"
 #include "diskstats.h"
@@ -75,6 +77,24 @@ static void fuzz_zoneinfo(const char *buf, size_t len, const struct vm_diag *dia
 	zoneinfo_fini(&zi);
 }
 
+static void fuzz_buddyinfo(const char *buf, size_t len, enum bi_format format)
+{
+	struct diff_opts o = {NAN, 1};
+	struct buddyinfo bi;
+	const char *why;
+
+	if (buddyinfo_init(&bi, "fuzz"))
+		return;
+	if (buddyinfo_parse(&bi, format, buf, len) == 0) {
+		buddyinfo_show(&bi, OUT_TEXT, sink());
+		buddyinfo_show(&bi, OUT_JSON, sink());
+		buddyinfo_show(&bi, OUT_CSV, sink());
+		buddyinfo_diff(&bi, &bi, &o, OUT_TEXT, sink(), &why);
+		buddyinfo_diff(&bi, &bi, &o, OUT_JSON, sink(), &why);
+	}
+	buddyinfo_fini(&bi);
+}
+
 static void fuzz_diskstats(const char *buf, size_t len, const struct vm_diag *diag)
 {
 	struct diskstats ds;
@@ -132,6 +152,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	input_is_binary(buf, size);
 	fuzz_dump(buf, size, &diag);
 	fuzz_zoneinfo(buf, size, &diag);
+	fuzz_buddyinfo(buf, size, BI_BUDDYINFO);
+	fuzz_buddyinfo(buf, size, BI_PAGETYPEINFO);
 	fuzz_diskstats(buf, size, &diag);
 	fuzz_stutter(buf, size, &diag);
 	fuzz_recording(buf, size, &diag);

@@ -131,6 +131,32 @@ expect 2 'expected FILE, or BEFORE and AFTER' "$bin" diskstats
 expect 2 'binary file' "$bin" diskstats "$tmp/binary"
 expect 2 "a diskstats file, not a vmstat dump" "$bin" show "$data/diskstats-6.18-after"
 
+# buddyinfo and pagetypeinfo: show and diff tell them by their first line.
+printf 'Node 0, zone      DMA      1      2 \nNode 0, zone   Normal      1    two \n' >"$tmp/bad-buddyinfo"
+printf 'Page block order: 9\nNode 0, zone DMA 1\n' >"$tmp/bad-pagetypeinfo"
+expect 0 'largest free order 10' "$bin" show "$data/buddyinfo-4.8-before"
+expect 0 'pageblocks: Unmovable 310' "$bin" show "$data/pagetypeinfo-4.8-before"
+expect 0 '"capped_orders":\[0\]' "$bin" show --json "$data/pagetypeinfo-6.x-capped"
+expect 0 'table,node,zone,type,order,count' "$bin" show --csv "$data/real/linux-6.18.44-x86_64.buddyinfo"
+expect 0 'Reclaimable     +396' "$bin" diff "$data/pagetypeinfo-4.8-before" "$data/pagetypeinfo-4.8-after"
+expect 0 'Node 0, zone Normal: 236883 -> 162180' "$bin" diff "$data/buddyinfo-4.8-before" "$data/buddyinfo-4.8-after"
+expect 2 "bad-buddyinfo:2: malformed buddyinfo: 'two' is not a count" "$bin" show "$tmp/bad-buddyinfo"
+expect 2 "bad-pagetypeinfo:2: malformed pagetypeinfo: a zone line before any table" "$bin" show "$tmp/bad-pagetypeinfo"
+expect 2 'malformed buddyinfo' "$bin" diff "$data/buddyinfo-4.8-before" "$tmp/bad-buddyinfo"
+expect 2 'one file is a buddyinfo, the other a pagetypeinfo' "$bin" diff \
+	"$data/buddyinfo-4.8-before" "$data/pagetypeinfo-4.8-after"
+expect 2 'not a buddyinfo or pagetypeinfo file' "$bin" diff "$data/buddyinfo-4.8-before" \
+	"$data/vmstat-4.8-after"
+expect 2 '--elapsed has no meaning' "$bin" diff --elapsed 5 "$data/buddyinfo-4.8-before" \
+	"$data/buddyinfo-4.8-after"
+expect 2 'a buddyinfo or pagetypeinfo file, not a vmstat dump' "$bin" compare \
+	"a=$data/buddyinfo-4.8-before,$data/buddyinfo-4.8-after"
+expect 2 'not a zoneinfo file' "$bin" zoneinfo "$data/buddyinfo-4.8-before"
+expect 0 'largest free order' "$bin" show /proc/buddyinfo
+if [ -r /proc/pagetypeinfo ]; then
+	expect 0 'pageblocks:' "$bin" show /proc/pagetypeinfo
+fi
+
 expect 2 'unknown command' "$bin" frobnicate
 expect 0 'usage' "$bin" --help
 

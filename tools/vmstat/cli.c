@@ -38,6 +38,9 @@ const char *cli_dump_strerror(int err)
 		return "a zoneinfo file, not a vmstat dump (use 'nlru-vmstat zoneinfo')";
 	if (err == -ENOEXEC)
 		return "a diskstats file, not a vmstat dump (use 'nlru-vmstat diskstats')";
+	if (err == -ENOTSUP)
+		return "a buddyinfo or pagetypeinfo file, not a vmstat dump (only 'nlru-vmstat show' "
+		       "and 'diff' read it)";
 	if (err == -EBADMSG)
 		return "no 'name value' counter line found";
 	return input_strerror(err);
@@ -73,6 +76,44 @@ int cli_load_zoneinfo(struct zoneinfo *zi, const char *path)
 		return cli_error("%s: no 'Node N, zone NAME' block found", path);
 	if (err)
 		return cli_error("%s: %s", path, input_strerror(err));
+	return 0;
+}
+
+int cli_is_buddyinfo(const char *path)
+{
+	char *buf;
+	size_t len;
+	int is;
+
+	if (input_read(path, &buf, &len))
+		return 0;
+	is = input_is_buddyinfo(buf, len) || input_is_pagetypeinfo(buf, len);
+	free(buf);
+	return is;
+}
+
+int cli_load_buddyinfo(struct buddyinfo *bi, const char *path)
+{
+	int err = buddyinfo_init(bi, path);
+
+	if (!err)
+		err = buddyinfo_load(bi, path);
+	if (err == -EMEDIUMTYPE)
+		cli_error("%s: not a buddyinfo or pagetypeinfo file: it opens with neither "
+			  "'Node N, zone NAME' and counts nor 'Page block order'",
+			  path);
+	else if (err == -EBADMSG && bi->error_line)
+		cli_error("%s:%u: malformed %s: %s", path, bi->error_line,
+			  buddyinfo_format_name(bi->format), bi->error);
+	else if (err == -EBADMSG)
+		cli_error("%s: malformed %s: %s", path, buddyinfo_format_name(bi->format),
+			  bi->error);
+	else if (err)
+		cli_error("%s: %s", path, input_strerror(err));
+	if (err) {
+		buddyinfo_fini(bi);
+		return EXIT_INPUT;
+	}
 	return 0;
 }
 

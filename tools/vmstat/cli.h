@@ -5,6 +5,7 @@
 #ifndef NODELRU_TOOLS_VMSTAT_CLI_H
 #define NODELRU_TOOLS_VMSTAT_CLI_H
 
+#include "buddyinfo.h"
 #include "diag.h"
 #include "dump.h"
 #include "out.h"
@@ -31,6 +32,16 @@ const char *cli_dump_strerror(int err);
  */
 int cli_load_dump(struct vm_dump *d, const char *path);
 int cli_load_zoneinfo(struct zoneinfo *zi, const char *path);
+
+/*
+ * cli_is_buddyinfo - is @path a buddyinfo or pagetypeinfo file?  0 also when it cannot be
+ * read: the loader the caller then uses says why.
+ */
+int cli_is_buddyinfo(const char *path);
+
+/* cli_load_buddyinfo - load a buddyinfo or pagetypeinfo file or explain why not.  0 or EXIT_INPUT.
+ */
+int cli_load_buddyinfo(struct buddyinfo *bi, const char *path);
 
 /* cli_seconds - a finite number > 0 (or >= 0 with @zero_ok).  0 or EXIT_INPUT. */
 int cli_seconds(const char *s, const char *what, int zero_ok, double *out);

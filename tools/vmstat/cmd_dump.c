@@ -1,4 +1,7 @@
-/* cmd_dump - the subcommands that read one or two files: show, diff, zoneinfo. */
+/*
+ * cmd_dump - the subcommands that read one or two files: show, diff, zoneinfo.  show and diff
+ * also read buddyinfo and pagetypeinfo files, told apart from vmstat dumps by their first line.
+ */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -65,6 +68,41 @@ static int want_files(int argc, char **argv, int n, const struct dump_args *a, i
 	return 0;
 }
 
+static int show_buddyinfo(const char *path, enum out_fmt fmt)
+{
+	struct buddyinfo bi;
+	int rc = cli_load_buddyinfo(&bi, path);
+
+	if (rc)
+		return rc;
+	if (buddyinfo_show(&bi, fmt, stdout))
+		rc = cli_error("out of memory");
+	buddyinfo_fini(&bi);
+	return rc;
+}
+
+/* Two buddyinfo or two pagetypeinfo files: free blocks, not counters. */
+static int diff_buddyinfo(const char *before, const char *after, const struct dump_args *a)
+{
+	struct buddyinfo b, af;
+	const char *why = NULL;
+	int rc;
+
+	if (!isnan(a->diff.elapsed))
+		return cli_error("diff: --elapsed has no meaning for buddyinfo and pagetypeinfo");
+	if ((rc = cli_load_buddyinfo(&b, before)))
+		return rc;
+	if ((rc = cli_load_buddyinfo(&af, after))) {
+		buddyinfo_fini(&b);
+		return rc;
+	}
+	if (buddyinfo_diff(&b, &af, &a->diff, a->fmt, stdout, &why))
+		rc = cli_error("diff: %s and %s: %s", before, after, why);
+	buddyinfo_fini(&b);
+	buddyinfo_fini(&af);
+	return rc;
+}
+
 int cmd_show(int argc, char **argv)
 {
 	struct dump_args a;
@@ -73,6 +111,8 @@ int cmd_show(int argc, char **argv)
 
 	if (rc || (rc = want_files(argc, argv, 1, &a, 0)))
 		return rc;
+	if (cli_is_buddyinfo(argv[optind]))
+		return show_buddyinfo(argv[optind], a.fmt);
 	rc = cli_load_dump(&d, argv[optind]);
 	if (rc)
 		return rc;
@@ -90,6 +130,8 @@ int cmd_diff(int argc, char **argv)
 
 	if (rc || (rc = want_files(argc, argv, 2, &a, 1)))
 		return rc;
+	if (cli_is_buddyinfo(argv[optind]) || cli_is_buddyinfo(argv[optind + 1]))
+		return diff_buddyinfo(argv[optind], argv[optind + 1], &a);
 	rc = cli_load_dump(&b, argv[optind]);
 	if (rc)
 		return rc;

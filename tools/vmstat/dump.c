@@ -315,6 +315,11 @@ int dump_load(struct vm_dump *d, const char *path, const struct vm_diag *diag)
 		free(buf);
 		return -ENOEXEC;
 	}
+	/* So would every line of these two tables. */
+	if (input_is_buddyinfo(buf, len) || input_is_pagetypeinfo(buf, len)) {
+		free(buf);
+		return -ENOTSUP;
+	}
 	err = dump_parse(d, buf, len, diag);
 	free(buf);
 	if (!err && d->nr == 0)

@@ -70,8 +70,8 @@ int dump_parse(struct vm_dump *d, const char *buf, size_t len, const struct vm_d
 /*
  * dump_load - read and parse the file @path into an initialised dump.
  * Returns 0; the input_read() errors (-EISDIR, -ENODATA, -EILSEQ, -ENOENT, ...); -EMEDIUMTYPE
- * for a zoneinfo file; -ENOEXEC for a diskstats file (input_is_diskstats); or -EBADMSG when
- * the file held no counter line at all.
+ * for a zoneinfo file; -ENOEXEC for a diskstats file (input_is_diskstats); -ENOTSUP for a
+ * buddyinfo or pagetypeinfo file; or -EBADMSG when the file held no counter line at all.
  */
 int dump_load(struct vm_dump *d, const char *path, const struct vm_diag *diag);
 

@@ -2,8 +2,8 @@
  * input - whole-file reads for the tool.  /proc files report size 0 to stat(), so the size is
  * never trusted: the file is read until EOF into a growing buffer.
  *
- * Does not parse anything (it only tells a zoneinfo file by its first word); dump.c and
- * zoneinfo.c do.
+ * Does not parse anything (it only tells a zoneinfo, buddyinfo, pagetypeinfo or diskstats file
+ * by its first line); dump.c, zoneinfo.c, buddyinfo.c and diskstats.c do.
  */
 #include "input.h"
 
@@ -107,13 +107,65 @@ int input_read(const char *path, char **buf, size_t *len)
 	return err;
 }
 
+/* The first line of @buf that is not blank, without its leading blanks; NULL if none. */
+static const char *first_line(const char *buf, size_t len, size_t *n)
+{
+	size_t pos = 0;
+	const char *s;
+
+	while ((s = input_next_line(buf, len, &pos, n))) {
+		while (*n && (*s == ' ' || *s == '\t' || *s == '\r')) {
+			s++;
+			(*n)--;
+		}
+		if (*n)
+			return s;
+	}
+	return NULL;
+}
+
+static int starts_with(const char *s, size_t n, const char *prefix)
+{
+	size_t k = strlen(prefix);
+
+	return n >= k && memcmp(s, prefix, k) == 0;
+}
+
+int input_is_buddyinfo(const char *buf, size_t len)
+{
+	size_t n, i = 0;
+	const char *s = first_line(buf, len, &n);
+	int words = 0;
+
+	if (!s || !starts_with(s, n, "Node "))
+		return 0;
+	/* "Node", "0,", "zone", the name, then the counts: zoneinfo's header stops at the name. */
+	while (i < n) {
+		while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+			i++;
+		if (i < n)
+			words++;
+		while (i < n && s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+			i++;
+	}
+	return words > 4;
+}
+
+int input_is_pagetypeinfo(const char *buf, size_t len)
+{
+	size_t n;
+	const char *s = first_line(buf, len, &n);
+
+	return s && (starts_with(s, n, "Page block order") ||
+		     starts_with(s, n, "Free pages count per migrate type"));
+}
+
 int input_is_zoneinfo(const char *buf, size_t len)
 {
-	while (len && (*buf == ' ' || *buf == '\n' || *buf == '\t' || *buf == '\r')) {
-		buf++;
-		len--;
-	}
-	return len >= 5 && memcmp(buf, "Node ", 5) == 0;
+	size_t n;
+	const char *s = first_line(buf, len, &n);
+
+	return s && starts_with(s, n, "Node ") && !input_is_buddyinfo(buf, len);
 }
 
 int input_is_diskstats(const char *buf, size_t len)

@@ -29,11 +29,21 @@ int input_is_binary(const char *buf, size_t len);
 const char *input_next_line(const char *buf, size_t len, size_t *pos, size_t *line_len);
 
 /*
- * input_is_zoneinfo - does @buf open, after blanks and newlines, with "Node " as
- * /proc/zoneinfo's "Node 0, zone ..." does?  The one test by which dump_load refuses a
- * zoneinfo file and zoneinfo_load refuses anything else, before either parses a line.
+ * input_is_zoneinfo - does @buf's first line that is not blank open with "Node " as
+ * /proc/zoneinfo's "Node 0, zone      DMA" does, with nothing after the zone's name (unlike
+ * buddyinfo)?  The one test by which dump_load refuses a zoneinfo file and zoneinfo_load
+ * refuses anything else, before either parses a line.
  */
 int input_is_zoneinfo(const char *buf, size_t len);
+
+/*
+ * input_is_buddyinfo - does @buf's first line that is not blank open with "Node " and go on
+ * past the zone's name, as /proc/buddyinfo's "Node 0, zone      DMA      1      0 ..." does?
+ * input_is_pagetypeinfo - does it open with "Page block order" (2.6.24 and later) or "Free
+ * pages count per migrate type" (the table a section starts with)?
+ */
+int input_is_buddyinfo(const char *buf, size_t len);
+int input_is_pagetypeinfo(const char *buf, size_t len);
 
 /*
  * input_is_diskstats - does @buf's first line that is neither blank nor a '#' comment open,
