@@ -17,6 +17,7 @@
  * stage in the slow path, and no OOM killer (docs/design.md says what replaces them).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -909,12 +910,34 @@ static __cold_noinline int bad_alloc(struct nlru_engine *eng, unsigned int gfp, 
 	return -EINVAL;
 }
 
+/* Charge and clear a page nlru_alloc_pages() or its bulk form hands out, as @gfp asks. */
+static __hot_inline void finish_page(struct pglist_data *pgdat, struct page *page, unsigned int gfp,
+				     unsigned int order, void *addr)
+{
+	if (unlikely(gfp & GFP_SLAB))
+		slab_charge(page_zone(pgdat, page), page, gfp, order);
+	if (gfp & NLRU_GFP_ZERO)
+		memset(addr, 0, PAGE_SIZE << order);
+}
+
+/* nlru_alloc_pages() once its arguments are known to be good. */
+static __hot_inline int alloc_checked(struct nlru_engine *eng, unsigned int gfp, unsigned int order,
+				      int nid, void **addr)
+{
+	struct page *page = __alloc_pages_node(eng, gfp, order, nid);
+	struct pglist_data *pgdat;
+
+	if (unlikely(!page))
+		return -ENOMEM;
+	pgdat = page_pgdat(eng, page);
+	*addr = page_address(pgdat, page_to_pfn(pgdat, page));
+	finish_page(pgdat, page, gfp, order, *addr);
+	return 0;
+}
+
 int nlru_alloc_pages(struct nlru_engine *eng, unsigned int gfp, unsigned int order, int nid,
 		     void **addr)
 {
-	struct pglist_data *pgdat;
-	struct page *page;
-
 	if (unlikely(!eng))
 		return -EINVAL;
 	if (unlikely(!addr))
@@ -924,16 +947,115 @@ int nlru_alloc_pages(struct nlru_engine *eng, unsigned int gfp, unsigned int ord
 		    (gfp & GFP_SLAB) == GFP_SLAB || (gfp & GFP_MOVABLE_MASK) == GFP_MOVABLE_MASK ||
 		    (nid != NLRU_NUMA_NO_NODE && (unsigned int)nid >= (unsigned int)eng->nr_nodes)))
 		return bad_alloc(eng, gfp, order, nid);
-	page = __alloc_pages_node(eng, gfp, order, nid);
-	if (unlikely(!page))
-		return -ENOMEM;
-	pgdat = page_pgdat(eng, page);
-	*addr = page_address(pgdat, page_to_pfn(pgdat, page));
-	if (unlikely(gfp & GFP_SLAB))
-		slab_charge(page_zone(pgdat, page), page, gfp, order);
-	if (gfp & NLRU_GFP_ZERO)
-		memset(*addr, 0, PAGE_SIZE << order);
-	return 0;
+	return alloc_checked(eng, gfp, order, nid, addr);
+}
+
+/* Pages below which the bulk calls go one page at a time (measured in bench/alloc_free). */
+#define BULK_MIN 2
+
+/*
+ * The batch part of alloc_pages_bulk() (Linux 5.13 mm/page_alloc.c, __alloc_pages_bulk()):
+ * the first zone whose low watermark still holds with every page asked for gone, and the
+ * calling CPU's list of it locked once for them all, refilled from the buddy lists as it
+ * empties.  Fills NULL entries of @pages; returns how many it filled.
+ */
+static size_t alloc_pages_bulk_pcp(struct nlru_engine *eng, unsigned int gfp, int nid, size_t nr,
+				   void **pages)
+{
+	struct pglist_data *pgdat =
+		NODE_DATA(eng, nid == NLRU_NUMA_NO_NODE ? numa_node_id(eng) : nid);
+	struct zonelist *zonelist = node_zonelist(pgdat, gfp);
+	int high_zoneidx = gfp_zone(gfp), mt = gfpflags_to_migratetype(gfp, eng->migratetype_mask);
+	struct zoneref *preferred = first_zones_zonelist(zonelist, high_zoneidx), *z = preferred;
+	size_t want = 0, got = 0;
+	struct per_cpu_pages *pcp;
+	struct zone *zone;
+	int cpu, count;
+
+	for (size_t i = 0; i < nr; i++)
+		want += !pages[i];
+	for_next_zone_zonelist(zone, z, high_zoneidx) {
+		if (zone_watermark_fast(zone, 0, low_wmark_pages(zone) + want, preferred->zone_idx,
+					ALLOC_WMARK_LOW))
+			break;
+	}
+	if (!zone)
+		return 0;
+	pcp = pcp_lock_local(eng, zone->pageset[mt], &cpu);
+	count = pcp_count(pcp);
+	for (size_t i = 0; i < nr; i++) {
+		uint32_t pfn;
+
+		if (pages[i])
+			continue;
+		if (!count) {
+			spin_lock(&zone->lock);
+			count = rmqueue_bulk(zone, pcp->batch, pcp->pfns, mt);
+			spin_unlock(&zone->lock);
+			pcp_stat_add(pcp, PCP_REFILLED, count);
+			if (!count)
+				break;
+		}
+		pfn = pcp->pfns[--count];
+		prep_new_page(zone, &zone->zone_pgdat->pages[pfn], 0);
+		pages[i] = page_address(zone->zone_pgdat, pfn);
+		/* Charged and cleared under the lock, as Linux's prep_new_page() is. */
+		finish_page(zone->zone_pgdat, &zone->zone_pgdat->pages[pfn], gfp, 0, pages[i]);
+		got++;
+	}
+	pcp_set_count(pcp, count, got);
+	pcp_unlock(eng, pcp);
+	/* zone_statistics() for the lot: the per-CPU lists count only the exceptions. */
+	if (zone->node != preferred->zone->node) {
+		atomic_fetch_add_explicit(&zone->pcp_numa_miss, (long)got, memory_order_relaxed);
+		mod_zone_page_state(preferred->zone, NLRU_NUMA_FOREIGN, (long)got);
+	}
+	if (eng->nr_nodes > 1 && zone->node != numa_node_id(eng))
+		atomic_fetch_add_explicit(&zone->pcp_numa_other, (long)got, memory_order_relaxed);
+	return got;
+}
+
+int nlru_alloc_pages_bulk(struct nlru_engine *eng, unsigned int gfp, int nid, size_t nr,
+			  void **pages)
+{
+	size_t filled = 0, populated = 0;
+
+	if (unlikely(!eng))
+		return -EINVAL;
+	if (unlikely(!pages && nr))
+		return log_einval(&eng->log, "alloc_bulk: pages is NULL");
+	if (unlikely(nr > INT_MAX))
+		return log_einval(&eng->log, "alloc_bulk: %zu pages is more than one call returns",
+				  nr);
+	if (unlikely(
+		    (gfp & ~GFP_KNOWN) || gfp_zone(gfp) < 0 || (gfp & GFP_SLAB) == GFP_SLAB ||
+		    (gfp & GFP_MOVABLE_MASK) == GFP_MOVABLE_MASK ||
+		    (nid != NLRU_NUMA_NO_NODE && (unsigned int)nid >= (unsigned int)eng->nr_nodes)))
+		return bad_alloc(eng, gfp, 0, nid);
+	for (size_t i = 0; i < nr; i++)
+		populated += pages[i] != NULL;
+	/*
+	 * Zone mode's fair policy charges each page to a zone's batch, and a page about to be
+	 * dirtied is placed by the dirty limits: those go one at a time.  So do one or two
+	 * pages, for which the lock-free path of single calls is quicker than a locked list.
+	 */
+	if (nr - populated > BULK_MIN && !eng->fair_zone_policy && !(gfp & NLRU_GFP_WRITE)) {
+		filled = alloc_pages_bulk_pcp(eng, gfp, nid, nr, pages);
+		/* Linux's rule: the batch gave some, or one page comes the usual way. */
+		for (size_t i = 0; !filled && i < nr; i++)
+			if (!pages[i]) {
+				filled = !alloc_checked(eng, gfp, 0, nid, &pages[i]);
+				break;
+			}
+		return (int)(populated + filled);
+	}
+	for (size_t i = 0; i < nr; i++)
+		if (!pages[i]) {
+			if (alloc_checked(eng, gfp, 0, nid, &pages[i]))
+				break;
+			filled++;
+		}
+	return (int)(populated + filled);
 }
 
 static __hot_inline struct pglist_data *addr_to_pgdat(struct nlru_engine *eng, const void *addr)
@@ -995,17 +1117,15 @@ static __cold_noinline int bad_free(struct nlru_engine *eng, void *addr, unsigne
 	return err;
 }
 
-int nlru_free_pages(struct nlru_engine *eng, void *addr, unsigned int order)
+/* nlru_free_pages() for an engine known to be good. */
+static __hot_inline int free_checked(struct nlru_engine *eng, void *addr, unsigned int order)
 {
-	struct pglist_data *pgdat;
+	struct pglist_data *pgdat = addr_to_pgdat(eng, addr);
 	struct zone *zone;
 	struct page *page;
 	uint32_t pfn, flags;
 	int one = 1, mt;
 
-	if (unlikely(!eng))
-		return -EINVAL;
-	pgdat = addr_to_pgdat(eng, addr);
 	if (unlikely(!pgdat || order >= MAX_ORDER || ((uintptr_t)addr & (PAGE_SIZE - 1))))
 		return bad_free(eng, addr, order);
 	pfn = (uint32_t)(((char *)addr - pgdat->mem) >> PAGE_SHIFT);
@@ -1025,6 +1145,108 @@ int nlru_free_pages(struct nlru_engine *eng, void *addr, unsigned int order)
 	page->private = 0; /* the caller's word (nlru_page_set_private()) */
 	__free_pages(eng, zone, pfn, order, flags, mt);
 	return 0;
+}
+
+int nlru_free_pages(struct nlru_engine *eng, void *addr, unsigned int order)
+{
+	if (unlikely(!eng))
+		return -EINVAL;
+	return free_checked(eng, addr, order);
+}
+
+/* The per-CPU list nlru_free_pages_bulk() holds locked, and what it has pushed. */
+struct bulk_free_list {
+	struct zone *zone;
+	int mt;
+	struct per_cpu_pages *pcp;
+	int count;
+};
+
+static void bulk_free_unlock(struct nlru_engine *eng, struct bulk_free_list *l)
+{
+	if (!l->pcp)
+		return;
+	pcp_set_count(l->pcp, l->count, 0);
+	pcp_unlock(eng, l->pcp);
+	l->pcp = NULL;
+}
+
+/*
+ * release_pages() for order-0 pages (Linux 5.13's free_unref_page_list()): each page claimed
+ * as nlru_free_pages() claims it, then pushed onto this CPU's list of its zone and type, the
+ * list locked once for a run of pages that share them, a batch sent back to the buddy lists
+ * each time it reaches high.
+ */
+int nlru_free_pages_bulk(struct nlru_engine *eng, void **pages, size_t nr)
+{
+	struct bulk_free_list l = {.pcp = NULL};
+	size_t set = 0;
+	int err = 0;
+
+	if (unlikely(!eng))
+		return -EINVAL;
+	if (unlikely(!pages && nr))
+		return log_einval(&eng->log, "free_bulk: pages is NULL");
+	for (size_t i = 0; i < nr && set <= BULK_MIN; i++)
+		set += pages[i] != NULL;
+	if (set <= BULK_MIN) {
+		for (size_t i = 0; i < nr; i++)
+			if (pages[i]) {
+				int r = free_checked(eng, pages[i], 0);
+
+				err = err ? err : r;
+			}
+		return err;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		struct pglist_data *pgdat;
+		struct page *page;
+		struct zone *zone;
+		uint32_t pfn, flags;
+		int one = 1, mt, cpu;
+
+		if (!pages[i])
+			continue;
+		pgdat = addr_to_pgdat(eng, pages[i]);
+		if (unlikely(!pgdat || ((uintptr_t)pages[i] & (PAGE_SIZE - 1)))) {
+			bulk_free_unlock(eng, &l);
+			err = err ? err : bad_free(eng, pages[i], 0);
+			continue;
+		}
+		pfn = (uint32_t)(((char *)pages[i] - pgdat->mem) >> PAGE_SHIFT);
+		page = &pgdat->pages[pfn];
+		flags = page_flags(page);
+		zone = flags_zone(pgdat, flags);
+		mt = get_pfnblock_migratetype(zone, pfn);
+		if (unlikely((flags & PAGE_ORDER_MASK) || page_owned(page) ||
+			     !__atomic_compare_exchange_n(&page->refcount, &one, 0, false,
+							  __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))) {
+			bulk_free_unlock(eng, &l);
+			err = err ? err : bad_free(eng, pages[i], 0);
+			continue;
+		}
+		page->private = 0; /* the caller's word (nlru_page_set_private()) */
+		if (unlikely(flags & (1u << PG_slab)))
+			slab_uncharge(zone, page, flags, 0);
+		/* Highatomic pages go on the movable list, as free_pcp_page() puts them. */
+		if (mt >= MIGRATE_PCPTYPES)
+			mt = MIGRATE_MOVABLE;
+		if (l.pcp && (l.zone != zone || l.mt != mt))
+			bulk_free_unlock(eng, &l);
+		if (!l.pcp) {
+			l.pcp = pcp_lock_local(eng, zone->pageset[mt], &cpu);
+			l.zone = zone;
+			l.mt = mt;
+			l.count = pcp_count(l.pcp);
+		}
+		l.pcp->pfns[l.count++] = pfn;
+		if (l.count >= l.pcp->high) {
+			free_pcp_batch(zone, l.pcp, l.count, MIN(l.pcp->batch, l.count));
+			l.count = pcp_count(l.pcp);
+		}
+	}
+	bulk_free_unlock(eng, &l);
+	return err;
 }
 
 int nlru_drain_pages(struct nlru_engine *eng)

@@ -322,6 +322,31 @@ NLRU_API int nlru_alloc_pages(struct nlru_engine *eng, unsigned int gfp, unsigne
 NLRU_API int nlru_free_pages(struct nlru_engine *eng, void *addr, unsigned int order);
 
 /*
+ * nlru_alloc_pages_bulk - fill the NULL entries of @pages[0 .. @nr) with order-0 pages (Linux
+ * 5.13's alloc_pages_bulk_array()); entries already set are left alone.  @gfp and @nid as
+ * nlru_alloc_pages().  The pages come from the first zone whose low watermark holds with all
+ * of them gone, through this CPU's list locked once for them all; when that gives none (a
+ * zone short of memory), one page comes the way nlru_alloc_pages() gets it, reclaiming if
+ * @gfp allows.  So fewer than asked is normal under pressure: call again for the rest.  In
+ * zone mode, whose fair policy charges every page to a zone's batch, and for NLRU_GFP_WRITE,
+ * placed by the dirty limits, the pages come one at a time until one cannot be had.
+ * Returns the number of non-NULL entries now (those filled and those that were), or
+ * -EINVAL (logged) for a NULL @pages with @nr > 0, more than INT_MAX entries, or what
+ * nlru_alloc_pages() refuses.  Thread-safe.
+ */
+NLRU_API int nlru_alloc_pages_bulk(struct nlru_engine *eng, unsigned int gfp, int nid, size_t nr,
+				   void **pages);
+
+/*
+ * nlru_free_pages_bulk - free every non-NULL entry of @pages[0 .. @nr), each an order-0 page
+ * of nlru_alloc_pages() or nlru_alloc_pages_bulk() (Linux's release_pages()): pushed onto this
+ * CPU's lists, each list locked once for a run of pages of one zone and type.  The entries
+ * are not changed.  Returns 0, or the error of the first entry refused (as nlru_free_pages()
+ * refuses and logs it), the others freed all the same.  Thread-safe.
+ */
+NLRU_API int nlru_free_pages_bulk(struct nlru_engine *eng, void **pages, size_t nr);
+
+/*
  * nlru_drain_pages - return every per-CPU list's pages to the buddy allocator (drain_all_pages).
  * Returns 0, or -EINVAL for a NULL @eng.
  */
