@@ -1,13 +1,15 @@
 /*
  * alloc_free - order-0 allocation + free cost per page, side by side in one run:
  *   nodelru   nlru_alloc_pages / nlru_free_pages (GFP_KERNEL, node 0)
+ *   bulk      nlru_alloc_pages_bulk / nlru_free_pages_bulk: the whole batch in one call each
  *   jemalloc  mallocx(4096) / dallocx, default tcache
  *   mmap      mmap / munmap of one page (never touched, like pagealloc's pages)
  *
- * For each batch size b (1, 2, 4 ... 16384) one sample allocates b pages one call at a time,
- * then frees them in the same (FIFO) order, repeated until a sample holds at least 4096 pages;
- * the figure is the median over the samples of (alloc + free time) / pages.  The three
- * allocators take turns sample by sample so drift on a busy machine hits them alike.
+ * For each batch size b (1, 2, 4 ... 16384) one sample allocates b pages one call at a time
+ * (bulk: in one call), then frees them in the same (FIFO) order, repeated until a sample
+ * holds at least 4096 pages; the figure is the median over the samples of (alloc + free
+ * time) / pages.  The allocators take turns sample by sample so drift on a busy machine hits
+ * them alike.
  *
  * Usage: alloc_free [--samples N] [--max-batch B] [--cpu C]
  */
@@ -24,8 +26,8 @@
 
 #include "bench_util.h"
 
-enum peer { PEER_NODELRU, PEER_JEMALLOC, PEER_MMAP, NR_PEERS };
-static const char *const peer_names[NR_PEERS] = {"nodelru", "jemalloc", "mmap"};
+enum peer { PEER_NODELRU, PEER_BULK, PEER_JEMALLOC, PEER_MMAP, NR_PEERS };
+static const char *const peer_names[NR_PEERS] = {"nodelru", "bulk", "jemalloc", "mmap"};
 
 struct bench {
 	struct nlru_engine *eng;
@@ -62,6 +64,19 @@ static void free_one(struct bench *b, enum peer peer, void *p)
 	}
 }
 
+/* The whole batch in bulk calls: one each unless memory runs short.  0 or -ENOMEM. */
+static int bulk_batch(struct bench *b, long batch)
+{
+	int got;
+
+	memset(b->ptrs, 0, sizeof(void *) * (size_t)batch);
+	while ((got = nlru_alloc_pages_bulk(b->eng, NLRU_GFP_KERNEL, 0, (size_t)batch, b->ptrs)) <
+	       batch)
+		if (got <= 0)
+			return -ENOMEM;
+	return nlru_free_pages_bulk(b->eng, b->ptrs, (size_t)batch);
+}
+
 /* One sample: ns per page of alloc+free for batches of @batch, or a negative errno. */
 static double sample(struct bench *b, enum peer peer, long batch)
 {
@@ -69,6 +84,11 @@ static double sample(struct bench *b, enum peer peer, long batch)
 	double t0 = now_s();
 
 	for (long r = 0; r < reps; r++) {
+		if (peer == PEER_BULK) {
+			if (bulk_batch(b, batch))
+				return -ENOMEM;
+			continue;
+		}
 		for (long i = 0; i < batch; i++)
 			if (alloc_one(b, peer, &b->ptrs[i]))
 				return -ENOMEM;
@@ -83,8 +103,8 @@ static int run(struct bench *b)
 	double *s[NR_PEERS];
 
 	printf("# order-0 alloc+free, ns per page, median of %d samples\n", b->samples);
-	printf("%6s %10s %10s %10s %14s %10s\n", "batch", "nodelru", "jemalloc", "mmap",
-	       "nodelru/jem", "mmap/nlru");
+	printf("%6s %10s %10s %10s %10s %14s %10s %10s\n", "batch", "nodelru", "bulk", "jemalloc",
+	       "mmap", "nodelru/jem", "mmap/nlru", "bulk/nlru");
 	for (int p = 0; p < NR_PEERS; p++)
 		s[p] = calloc((size_t)b->samples, sizeof(double));
 	for (long batch = 1; batch <= b->max_batch; batch *= 2) {
@@ -99,9 +119,10 @@ static int run(struct bench *b)
 				}
 		for (int p = 0; p < NR_PEERS; p++)
 			med[p] = median(s[p], b->samples);
-		printf("%6ld %10.2f %10.2f %10.2f %14.2f %10.1f\n", batch, med[PEER_NODELRU],
-		       med[PEER_JEMALLOC], med[PEER_MMAP], med[PEER_NODELRU] / med[PEER_JEMALLOC],
-		       med[PEER_MMAP] / med[PEER_NODELRU]);
+		printf("%6ld %10.2f %10.2f %10.2f %10.2f %14.2f %10.1f %10.2f\n", batch,
+		       med[PEER_NODELRU], med[PEER_BULK], med[PEER_JEMALLOC], med[PEER_MMAP],
+		       med[PEER_NODELRU] / med[PEER_JEMALLOC], med[PEER_MMAP] / med[PEER_NODELRU],
+		       med[PEER_BULK] / med[PEER_NODELRU]);
 		fflush(stdout);
 	}
 	for (int p = 0; p < NR_PEERS; p++)
