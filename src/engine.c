@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "blkdev.h"
 #include "buddy.h"
@@ -116,7 +117,8 @@ static void node_bind(struct nlru_engine *eng, struct pglist_data *pgdat)
 STATIC_ASSERT((uint64_t)NLRU_NODE_MIB_MAX << (20 - PAGE_SHIFT) <= PFN_NIL,
 	      "a node's pfns, 0 to pages - 1, stay 32-bit and below PFN_NIL");
 
-static int node_init(struct nlru_engine *eng, int nid, uint64_t start_pfn)
+/* @mem: the node's memory from the caller (checked by check_caller_memory()), or NULL. */
+static int node_init(struct nlru_engine *eng, int nid, uint64_t start_pfn, void *mem_of_caller)
 {
 	uint32_t pages = (uint32_t)(eng->cfg.node_mib << (20 - PAGE_SHIFT));
 	uint32_t size[MAX_NR_ZONES], start = 0;
@@ -135,7 +137,10 @@ static int node_init(struct nlru_engine *eng, int nid, uint64_t start_pfn)
 	lruvec_init(&pgdat->lruvec, pgdat, NULL);
 	kswapd_state_init(&pgdat->kswapd, &eng->log);
 	kcompactd_state_init(pgdat, &eng->log);
-	if (os_map(node_mem_bytes(pgdat), &mem) == 0)
+	pgdat->mem_caller = mem_of_caller != NULL;
+	if (mem_of_caller)
+		pgdat->mem = mem_of_caller;
+	else if (os_map(node_mem_bytes(pgdat), &mem) == 0)
 		pgdat->mem = mem;
 	if (pgdat->mem && os_map(node_desc_bytes(pgdat), &desc) == 0)
 		pgdat->pages = desc;
@@ -165,7 +170,8 @@ static void node_free(const struct nlru_engine *eng, struct pglist_data *pgdat)
 		zone_pcp_destroy(eng, zone);
 		zone_buddy_destroy(zone);
 	}
-	os_unmap(pgdat->mem, node_mem_bytes(pgdat));
+	if (!pgdat->mem_caller)
+		os_unmap(pgdat->mem, node_mem_bytes(pgdat));
 	os_unmap(pgdat->pages, node_desc_bytes(pgdat));
 	kswapd_state_destroy(&pgdat->kswapd);
 	kcompactd_state_destroy(pgdat);
@@ -309,7 +315,52 @@ static int engine_blkdev(struct nlru_engine *eng)
 	return blkdev_create(&params, eng->cfg.clock, eng->cfg.clock_arg, &eng->log, &eng->blkdev);
 }
 
-int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out)
+/*
+ * The caller's memory for nlru_engine_create_on(): one mapping per node, each node_mib MiB,
+ * page-aligned, apart, and mapped writable (mprotect() says ENOMEM for a hole, EACCES for a
+ * mapping that may not be written, such as a read-only file's).  0 or -errno, logged.
+ */
+static int check_caller_memory(struct nlru_engine *eng, void *const *mem, size_t nr)
+{
+	size_t bytes = (size_t)eng->cfg.node_mib << 20;
+
+	if (nr != (size_t)eng->nr_nodes)
+		return log_einval(&eng->log,
+				  "engine create: %zu node mappings for a topology of %d nodes", nr,
+				  eng->nr_nodes);
+	for (size_t i = 0; i < nr; i++) {
+		if (!mem[i] || ((uintptr_t)mem[i] & (PAGE_SIZE - 1)))
+			return log_einval(&eng->log, "engine create: node %zu's memory %p is %s", i,
+					  mem[i], mem[i] ? "not page-aligned" : "NULL");
+		for (size_t j = 0; j < i; j++)
+			if ((char *)mem[i] < (char *)mem[j] + bytes &&
+			    (char *)mem[j] < (char *)mem[i] + bytes)
+				return log_einval(&eng->log,
+						  "engine create: the memory of nodes %zu and %zu "
+						  "overlaps (each is node_mib = %ld MiB)",
+						  j, i, eng->cfg.node_mib);
+		if (mprotect(mem[i], bytes, PROT_READ | PROT_WRITE)) {
+			int err = errno;
+
+			log_err(&eng->log,
+				"engine create: node %zu's memory [%p, +%ld MiB) cannot be used: "
+				"%s",
+				i, mem[i], eng->cfg.node_mib,
+				err == ENOMEM ? "not all of it is mapped"
+					      : "it may not be made writable");
+			return err == ENOMEM ? -EFAULT : -err;
+		}
+		if ((uintptr_t)mem[i] & ((PAGE_SIZE << (MAX_ORDER - 1)) - 1))
+			log_info(&eng->log,
+				 "engine create: node %zu's memory is not 4 MiB-aligned: blocks of "
+				 "high orders are aligned within their zone only",
+				 i);
+	}
+	return 0;
+}
+
+static int engine_create(const struct nlru_config *cfg, void *const *node_mem, size_t nr_mem,
+			 struct nlru_engine **out)
 {
 	struct engine_alloc *alloc;
 	struct nlru_engine *eng;
@@ -349,8 +400,10 @@ int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out)
 	eng->fair_zone_policy = eng->mode->fair_zone_policy;
 	if (!r)
 		r = engine_topology(eng);
+	if (!r && node_mem)
+		r = check_caller_memory(eng, node_mem, nr_mem);
 	for (int nid = 0; !r && nid < eng->nr_nodes; nid++) {
-		r = node_init(eng, nid, start_pfn);
+		r = node_init(eng, nid, start_pfn, node_mem ? node_mem[nid] : NULL);
 		start_pfn += (uint64_t)eng->cfg.node_mib << (20 - PAGE_SHIFT);
 	}
 	if (!r)
@@ -373,6 +426,22 @@ int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out)
 	}
 	*out = eng;
 	return 0;
+}
+
+int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out)
+{
+	return engine_create(cfg, NULL, 0, out);
+}
+
+int nlru_engine_create_on(const struct nlru_config *cfg, void *const *node_mem, size_t nr_nodes,
+			  struct nlru_engine **out)
+{
+	if (cfg && !node_mem) {
+		nlru_logf(&(struct nlru_log){cfg->log, cfg->log_arg}, NLRU_LOG_ERROR,
+			  "engine create: node_mem is NULL");
+		return -EINVAL;
+	}
+	return engine_create(cfg, node_mem, nr_nodes, out);
 }
 
 /* Pages not back in the buddy allocator once the per-CPU lists are drained. */

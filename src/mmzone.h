@@ -393,6 +393,7 @@ struct pglist_data {
 	char *mem;          /* the node's page memory: node_present_pages * PAGE_SIZE bytes */
 	struct page *pages; /* the descriptors, one per page of mem */
 	bool mem_bound;     /* mem is bound to the real node of the same id */
+	bool mem_caller;    /* mem is the caller's (nlru_engine_create_on()): never unmapped */
 	const struct nlru_log *log;       /* the engine's: where debug checks of its lists report */
 	unsigned long totalreserve_pages; /* calculate_totalreserve_pages(), for dirty limits */
 	/*

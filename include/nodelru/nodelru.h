@@ -259,6 +259,24 @@ struct nlru_engine;
 NLRU_API int nlru_engine_create(const struct nlru_config *cfg, struct nlru_engine **out);
 
 /*
+ * nlru_engine_create_on - nlru_engine_create() on memory the caller hands over, as jemalloc's
+ * extent hooks and mimalloc's mi_manage_os_memory() take a host's memory: @node_mem[nid] is
+ * node nid's page memory, cfg->node_mib MiB of it, for each of the @nr_nodes nodes of the
+ * engine's topology (cfg->topology, or the machine's; nlru_engine_nr_nodes() of an engine of
+ * the same config tells how many).  Each mapping must be page-aligned (4 MiB-aligned for
+ * high-order blocks to be aligned in the address space; otherwise an info message says so),
+ * apart from the others, and mapped in full; the engine makes it readable and writable
+ * (mprotect()), binds it to its node when the node is real and prefaults it when asked, as
+ * it does its own.  The page descriptors are still the engine's.  The memory is never
+ * unmapped: after nlru_engine_destroy() it is the caller's again, its contents undefined.
+ * Errors as nlru_engine_create(), and: -EINVAL (logged) for a NULL @node_mem, a count that
+ * is not the topology's, a NULL, unaligned or overlapping mapping; -EFAULT (logged) when
+ * part of a mapping is not mapped; the errno of mprotect() when it may not be made writable.
+ */
+NLRU_API int nlru_engine_create_on(const struct nlru_config *cfg, void *const *node_mem,
+				   size_t nr_nodes, struct nlru_engine **out);
+
+/*
  * nlru_engine_destroy - stop the engine's threads, drain the per-CPU lists and unmap all memory.
  * Files left open are flushed and closed first: -EIO if one cannot be written back, -EBUSY if
  * one has pinned pages.
