@@ -319,6 +319,73 @@ int isolate_free_block(struct zone *zone, uint32_t pfn, unsigned long min_free)
 	return (int)order;
 }
 
+/* The order of the free block holding @pfn, its head in *@head; -1 if @pfn is not free. */
+static int free_block_of(struct zone *zone, uint32_t pfn, uint32_t *head)
+{
+	struct page *pages = zone_pages(zone);
+	uint32_t idx = pfn - zone->zone_start_pfn;
+
+	for (unsigned int order = 0; order < MAX_ORDER; order++) {
+		uint32_t h = zone->zone_start_pfn + (idx & ~((1u << order) - 1));
+
+		if (!page_test(&pages[h], PG_buddy))
+			continue;
+		/* A free block at or below @pfn's alignment: it holds @pfn, or nothing does. */
+		*head = h;
+		return page_order(&pages[h]) >= order ? (int)page_order(&pages[h]) : -1;
+	}
+	return -1;
+}
+
+/* Pages [@first, @end) of @zone, each unused at order 0, back as the largest aligned blocks. */
+static void free_range_locked(struct zone *zone, uint32_t first, uint32_t end, int migratetype)
+{
+	while (first < end) {
+		uint32_t idx = first - zone->zone_start_pfn;
+		unsigned int order = 0;
+
+		while (order + 1 < MAX_ORDER && !(idx & ((2u << order) - 1)) &&
+		       first + (2u << order) <= end)
+			order++;
+		free_one_page_locked(zone, first, order, migratetype);
+		first += 1u << order;
+	}
+}
+
+bool take_free_range(struct zone *zone, uint32_t start, uint32_t n, int migratetype)
+{
+	struct page *pages = zone_pages(zone);
+	uint32_t end = start + n, pfn, head = 0;
+	int order;
+
+	CHECK_FULL(zone->zone_pgdat->log, witness_holds(LOCK_ZONE));
+	if (start < zone->zone_start_pfn || end > zone->zone_start_pfn + zone->spanned_pages)
+		return false;
+	for (pfn = start; pfn < end; pfn = head + (1u << order)) {
+		order = free_block_of(zone, pfn, &head);
+		if (order < 0 || free_list_type(&pages[head]) != migratetype)
+			return false;
+	}
+	for (pfn = start; pfn < end;) {
+		uint32_t block_end;
+
+		order = free_block_of(zone, pfn, &head);
+		block_end = head + (1u << order);
+		del_from_free_area(zone, head, (unsigned int)order);
+		account_taken(zone, (unsigned int)order);
+		for (uint32_t p = head; p < block_end; p++) {
+			set_page_flags(&pages[p],
+				       page_flags(&pages[p]) & (PAGE_NODE_MASK | PAGE_ZONE_MASK));
+			__atomic_store_n(&pages[p].refcount, p >= start && p < end,
+					 __ATOMIC_RELEASE);
+		}
+		free_range_locked(zone, head, MAX(head, start), migratetype);
+		free_range_locked(zone, MIN(block_end, end), block_end, migratetype);
+		pfn = block_end;
+	}
+	return true;
+}
+
 /*
  * A block that may go back to the free lists: inside the zone, aligned to its order, of this
  * zone by its flags, neither free already nor on an LRU list, and unused.

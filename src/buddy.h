@@ -76,6 +76,15 @@ bool unreserve_highatomic_pageblock_zone(struct zone *zone, int migratetype);
 int isolate_free_block(struct zone *zone, uint32_t pfn, unsigned long min_free);
 
 /*
+ * Take the pages [@start, @start + @n) of @zone off the free lists, each then an order-0 page
+ * the caller holds (refcount 1), if every one of them lies in a free block on @migratetype's
+ * list; the parts of those blocks outside the range go back as the largest aligned blocks
+ * they make.  Locked.  True if taken; false, with nothing changed, otherwise.  Updates
+ * NR_FREE_PAGES.
+ */
+bool take_free_range(struct zone *zone, uint32_t start, uint32_t n, int migratetype);
+
+/*
  * Creation, zone not locked: every pageblock MIGRATE_MOVABLE (memmap_init_zone()) and every
  * page to the free lists as the largest aligned blocks.  0 or -ENOMEM (the pageblock flags).
  */

@@ -244,6 +244,8 @@ struct zone {
 	unsigned int compact_considered;
 	unsigned int compact_defer_shift;
 	int compact_order_failed;
+	/* The pfn after the last page-exact run handed out of this zone; 0: none.  zone->lock. */
+	uint32_t exact_next;
 
 	_Atomic long vm_stat[NR_VM_ZONE_STAT_ITEMS] __cacheline_aligned;
 	/* numa_miss and numa_other of order-0 allocations: numa_hit and numa_local are the

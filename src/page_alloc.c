@@ -722,7 +722,9 @@ static __hot_inline void __free_pages(struct nlru_engine *eng, struct zone *zone
 		free_buddy_block(eng, zone, pfn, order, mt);
 }
 
-void free_pages_trusted(struct nlru_engine *eng, struct page *page, unsigned int order)
+/* free_pages_trusted(), and with @to_buddy an order-0 page skips the per-CPU lists. */
+static void free_trusted(struct nlru_engine *eng, struct page *page, unsigned int order,
+			 bool to_buddy)
 {
 	struct pglist_data *pgdat = page_pgdat(eng, page);
 	uint32_t flags = page_flags(page);
@@ -744,7 +746,23 @@ void free_pages_trusted(struct nlru_engine *eng, struct page *page, unsigned int
 	mt = get_pfnblock_migratetype(zone, page_to_pfn(pgdat, page));
 	/* A free page has refcount 0, so that a stale pointer's free is told from a first one. */
 	__atomic_store_n(&page->refcount, 0, __ATOMIC_RELEASE);
+	if (to_buddy && !order) {
+		if (unlikely(flags & (1u << PG_slab)))
+			slab_uncharge(zone, page, flags, order);
+		free_buddy_block(eng, zone, page_to_pfn(pgdat, page), order, mt);
+		return;
+	}
 	__free_pages(eng, zone, page_to_pfn(pgdat, page), order, flags, mt);
+}
+
+void free_pages_trusted(struct nlru_engine *eng, struct page *page, unsigned int order)
+{
+	free_trusted(eng, page, order, false);
+}
+
+void free_pages_trusted_buddy(struct nlru_engine *eng, struct page *page, unsigned int order)
+{
+	free_trusted(eng, page, order, true);
 }
 
 /* Full debug checks: every page a per-CPU list holds is a free page of its zone.  pcp locked. */
@@ -920,6 +938,62 @@ static __hot_inline void finish_page(struct pglist_data *pgdat, struct page *pag
 		memset(addr, 0, PAGE_SIZE << order);
 }
 
+/* Flags and a node an allocation takes: known flags, one zone modifier, one type, a node. */
+static __hot_inline bool gfp_nid_ok(const struct nlru_engine *eng, unsigned int gfp, int nid)
+{
+	return !((gfp & ~GFP_KNOWN) || gfp_zone(gfp) < 0 || (gfp & GFP_SLAB) == GFP_SLAB ||
+		 (gfp & GFP_MOVABLE_MASK) == GFP_MOVABLE_MASK ||
+		 (nid != NLRU_NUMA_NO_NODE && (unsigned int)nid >= (unsigned int)eng->nr_nodes));
+}
+
+/*
+ * A page-exact run taken where the last one of the zone ended (page_alloc_exact.c): the
+ * first zone of @nid's zonelist up to @gfp's highest whose pages [exact_next, + @pages) are
+ * all free on the list of @gfp's type, and whose low watermark holds with them gone.  The
+ * pages are order-0 pages of their own, counted as allocated (pgalloc, numa, the slab charge
+ * @gfp asks for, and in zone mode the fair batch).  Returns the first page, or NULL.
+ */
+struct page *alloc_exact_next(struct nlru_engine *eng, unsigned int gfp, int nid, uint32_t pages)
+{
+	int high_zoneidx = gfp_zone(gfp), mt = gfpflags_to_migratetype(gfp, eng->migratetype_mask);
+	struct zoneref *preferred, *z;
+	struct pglist_data *pgdat;
+	struct zone *zone;
+
+	if (!gfp_nid_ok(eng, gfp, nid))
+		return NULL; /* the usual path refuses it, and says why */
+	pgdat = NODE_DATA(eng, nid == NLRU_NUMA_NO_NODE ? numa_node_id(eng) : nid);
+	preferred = first_zones_zonelist(node_zonelist(pgdat, gfp), high_zoneidx);
+	z = preferred;
+	for_next_zone_zonelist(zone, z, high_zoneidx) {
+		uint32_t start;
+		bool taken;
+
+		if (!__atomic_load_n(&zone->exact_next, __ATOMIC_RELAXED) ||
+		    !zone_watermark_ok(zone, 0, low_wmark_pages(zone) + pages, preferred->zone_idx,
+				       ALLOC_WMARK_LOW))
+			continue;
+		spin_lock(&zone->lock);
+		start = zone->exact_next;
+		taken = start && take_free_range(zone, start, pages, mt);
+		if (taken)
+			__atomic_store_n(&zone->exact_next, start + pages, __ATOMIC_RELAXED);
+		spin_unlock(&zone->lock);
+		if (!taken)
+			continue;
+		count_zid_vm_events(eng, NLRU_PGALLOC, zone->zone_idx, pages);
+		zone_statistics(eng, false, preferred->zone, zone);
+		if (eng->fair_zone_policy)
+			atomic_fetch_add_explicit(
+				&zone->pageset[0][this_cpu(eng)].fair_high_order_pages, pages,
+				memory_order_relaxed);
+		for (uint32_t i = 0; i < pages && (gfp & GFP_SLAB); i++)
+			slab_charge(zone, &zone->zone_pgdat->pages[start + i], gfp, 0);
+		return &zone->zone_pgdat->pages[start];
+	}
+	return NULL;
+}
+
 /* nlru_alloc_pages() once its arguments are known to be good. */
 static __hot_inline int alloc_checked(struct nlru_engine *eng, unsigned int gfp, unsigned int order,
 				      int nid, void **addr)
@@ -942,10 +1016,7 @@ int nlru_alloc_pages(struct nlru_engine *eng, unsigned int gfp, unsigned int ord
 		return -EINVAL;
 	if (unlikely(!addr))
 		return log_einval(&eng->log, "alloc: addr is NULL");
-	if (unlikely(
-		    order >= MAX_ORDER || (gfp & ~GFP_KNOWN) || gfp_zone(gfp) < 0 ||
-		    (gfp & GFP_SLAB) == GFP_SLAB || (gfp & GFP_MOVABLE_MASK) == GFP_MOVABLE_MASK ||
-		    (nid != NLRU_NUMA_NO_NODE && (unsigned int)nid >= (unsigned int)eng->nr_nodes)))
+	if (unlikely(order >= MAX_ORDER || !gfp_nid_ok(eng, gfp, nid)))
 		return bad_alloc(eng, gfp, order, nid);
 	return alloc_checked(eng, gfp, order, nid, addr);
 }
@@ -1027,10 +1098,7 @@ int nlru_alloc_pages_bulk(struct nlru_engine *eng, unsigned int gfp, int nid, si
 	if (unlikely(nr > INT_MAX))
 		return log_einval(&eng->log, "alloc_bulk: %zu pages is more than one call returns",
 				  nr);
-	if (unlikely(
-		    (gfp & ~GFP_KNOWN) || gfp_zone(gfp) < 0 || (gfp & GFP_SLAB) == GFP_SLAB ||
-		    (gfp & GFP_MOVABLE_MASK) == GFP_MOVABLE_MASK ||
-		    (nid != NLRU_NUMA_NO_NODE && (unsigned int)nid >= (unsigned int)eng->nr_nodes)))
+	if (unlikely(!gfp_nid_ok(eng, gfp, nid)))
 		return bad_alloc(eng, gfp, 0, nid);
 	for (size_t i = 0; i < nr; i++)
 		populated += pages[i] != NULL;

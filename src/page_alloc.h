@@ -20,6 +20,8 @@ struct page *alloc_pages_node(struct nlru_engine *eng, unsigned int gfp, unsigne
  * reference this drops.
  */
 void free_pages_trusted(struct nlru_engine *eng, struct page *page, unsigned int order);
+/* The same, straight to the buddy lists at order 0 too: pages no one used, such as a trim. */
+void free_pages_trusted_buddy(struct nlru_engine *eng, struct page *page, unsigned int order);
 
 /* virt_to_page(): the descriptor of the engine page holding @addr, or NULL. */
 struct page *virt_to_page(struct nlru_engine *eng, const void *addr);
@@ -36,5 +38,11 @@ void zone_pcp_destroy(const struct nlru_engine *eng, struct zone *zone);
  * -ENOMEM with the lists changed so far keeping their new sizes.
  */
 int zone_pcp_update(struct nlru_engine *eng, struct zone *zone);
+
+/*
+ * A page-exact run of @pages order-0 pages taken right after the last one a zone handed out,
+ * when those pages are free (page_alloc_exact.c says why); NULL when no zone has them.
+ */
+struct page *alloc_exact_next(struct nlru_engine *eng, unsigned int gfp, int nid, uint32_t pages);
 
 #endif /* NODELRU_PAGE_ALLOC_H */

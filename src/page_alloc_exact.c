@@ -10,6 +10,14 @@
  * order: jemalloc splits and merges extents as it likes, and each piece comes back here with
  * its own size.
  *
+ * Runs of a size that is not a power of two would fill barely half of memory that way: a
+ * run of 17 pages (a 64 KiB jemalloc extent with its cache-oblivious page) takes a block of
+ * 32, and the 15 pages given back make blocks too small for the next one.  So a run with no
+ * alignment to keep is first looked for right where the last run of the zone ended
+ * (zone->exact_next): those pages are the tail the last run gave back and the free block
+ * after it, and when they are all free the runs pack one after the other.  Only when they
+ * are not does a run take a block of its own.
+ *
  * Locking: none of its own, only the allocator's (page_alloc.c).  A free claims its pages one
  * refcount exchange at a time, as nlru_free_pages() claims a block, and puts back what it
  * claimed if another free of the same pages got there first.
@@ -96,7 +104,8 @@ static void free_split_range(struct nlru_engine *eng, struct page *block, size_t
 
 		while (!(first & ((2ul << order) - 1)) && first + (2ul << order) <= end)
 			order++;
-		free_pages_trusted(eng, &block[first], order);
+		/* Not to the per-CPU lists: the next run may want these pages (exact_next). */
+		free_pages_trusted_buddy(eng, &block[first], order);
 		first += 1ul << order;
 	}
 	current_reclaim_state = saved;
@@ -128,6 +137,9 @@ static int alloc_aligned_run(struct nlru_engine *eng, unsigned int gfp, unsigned
 	free_split_range(eng, block, end, 1ul << order);
 	if (first == end)
 		return -EAGAIN;
+	/* The next run of the zone is looked for right after this one. */
+	__atomic_store_n(&page_zone(pgdat, block)->exact_next,
+			 page_to_pfn(pgdat, block) + (uint32_t)end, __ATOMIC_RELAXED);
 	*addr = mem + (first << PAGE_SHIFT);
 	if (gfp & NLRU_GFP_ZERO)
 		memset(*addr, 0, pages << PAGE_SHIFT);
@@ -164,6 +176,19 @@ int nlru_alloc_pages_exact(struct nlru_engine *eng, unsigned int gfp, size_t siz
 		return bad_exact_alloc(eng, size, align);
 	pages = DIV_ROUND_UP(size, PAGE_SIZE);
 	align_pages = align > PAGE_SIZE ? align >> PAGE_SHIFT : 1;
+	if (align_pages == 1 && (pages & (pages - 1))) {
+		struct page *run =
+			alloc_exact_next(eng, gfp & ~NLRU_GFP_ZERO, nid, (uint32_t)pages);
+
+		if (run) {
+			struct pglist_data *pgdat = page_pgdat(eng, run);
+
+			*addr = page_address(pgdat, page_to_pfn(pgdat, run));
+			if (gfp & NLRU_GFP_ZERO)
+				memset(*addr, 0, pages << PAGE_SHIFT);
+			return 0;
+		}
+	}
 	order = order_for(MAX(pages, align_pages));
 	/*
 	 * Blocks are aligned within their zone; the zone's start decides whether that makes them

@@ -314,3 +314,40 @@ Test(page_exact, engine_log_reaches_the_callback)
 	cr_expect_str_eq(test_log_last, "from a library on top: 42");
 	destroy_engine(eng);
 }
+
+/*
+ * Runs of a size that is not a power of two pack one after the other (exact_next): 17-page
+ * runs fill nearly all of a fresh engine, where a block of 32 pages each would fill about
+ * half, and each run starts where the last one ended.  Freed, the lists are whole again.
+ */
+Test(page_exact, odd_sized_runs_pack_one_after_the_other)
+{
+	struct nlru_engine *eng = test_engine(16, NULL);
+	static void *runs[4096];
+	unsigned long before[NLRU_MAX_ORDER];
+	size_t n = 0, next_after = 0;
+	uint64_t pages = 0;
+
+	nlru_drain_pages(eng);
+	count_free_blocks(eng, before);
+	for (int order = 0; order < NLRU_MAX_ORDER; order++)
+		pages += before[order] << order;
+	while (n < 4096 && nlru_alloc_pages_exact(eng, NLRU_GFP_KERNEL | NLRU_GFP_NOWARN, 17 * PAGE,
+						  0, 0, &runs[n]) == 0) {
+		memset(runs[n], (int)n, 17 * PAGE);
+		if (n && runs[n] == (char *)runs[n - 1] + 17 * PAGE)
+			next_after++;
+		n++;
+	}
+	cr_expect_geq(n * 17, pages * 9 / 10, "%zu runs of 17 pages in %llu free pages", n,
+		      (unsigned long long)pages);
+	cr_expect_geq(next_after, n * 9 / 10, "%zu of %zu runs followed the one before", next_after,
+		      n);
+	for (size_t i = 0; i < n; i++) {
+		for (size_t b = 0; b < 17 * PAGE; b += 997)
+			cr_assert_eq(((unsigned char *)runs[i])[b], (unsigned char)i, "run %zu", i);
+		cr_assert_eq(nlru_free_pages_exact(eng, runs[i], 17 * PAGE), 0);
+	}
+	expect_free_lists_whole(eng, before);
+	destroy_engine(eng);
+}
