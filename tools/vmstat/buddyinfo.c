@@ -283,7 +283,7 @@ static int parse_orders(struct bi_parser *p)
 	if (n < 1 || n > BI_MAX_ORDERS)
 		return fail(p, "%d orders: expected 1 to %d", n, BI_MAX_ORDERS);
 	for (int k = 0; k < n; k++) {
-		char want[8];
+		char want[12];
 
 		snprintf(want, sizeof(want), "%d", k);
 		if (strcmp(p->w[8 + k], want) != 0)
