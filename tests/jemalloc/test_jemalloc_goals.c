@@ -72,6 +72,8 @@ Test(jemalloc_goals, objects_of_64_kib_fill_a_fresh_engine)
 	while (n < MAX_OBJECTS && (objs[n] = mallocx(65536, s.flags)))
 		memset(objs[n++], 1, 65536);
 	held = arena_pages(s.je);
+	cr_log_info("%zu objects of 64 KiB; the arena holds %llu of %d pages", n,
+		    (unsigned long long)held, ENGINE_PAGES);
 	cr_expect_geq(held * 10, (uint64_t)ENGINE_PAGES * 9,
 		      "the arena holds %llu of the engine's %d pages", (unsigned long long)held,
 		      ENGINE_PAGES);
@@ -116,6 +118,7 @@ Test(jemalloc_goals, large_objects_succeed_under_a_hog_and_2_mib_after_it)
 		cr_assert_eq(nlru_region_pin(hog, touch, NLRU_PIN_WRITE, &p), 0);
 		cr_assert_eq(nlru_region_unpin(hog, touch), 0);
 	}
+	cr_log_info("%zu of %zu requests of 64-256 KiB succeeded", ok, asked);
 	cr_expect_geq(ok * 100, asked * 95, "%zu of %zu requests of 64-256 KiB succeeded", ok,
 		      asked);
 	while (n)
@@ -140,6 +143,8 @@ Test(jemalloc_goals, an_idle_arena_purged_keeps_only_its_metadata)
 	for (int i = 0; i < 256; i++)
 		dallocx(objs[i], s.flags);
 	cr_expect_gt(nlru_jemalloc_purge(s.je), 0);
+	cr_log_info("idle and purged: %llu pages, %llu at creation",
+		    (unsigned long long)arena_pages(s.je), (unsigned long long)base);
 	cr_expect_leq(arena_pages(s.je), base, "%llu pages held after the purge, %llu at creation",
 		      (unsigned long long)arena_pages(s.je), (unsigned long long)base);
 	teardown(&s);
