@@ -234,6 +234,8 @@ int nlru_jemalloc_create(struct nlru_engine *eng, const struct nlru_jemalloc_con
 	je->gfp = c.gfp | NLRU_GFP_SLAB_UNRECLAIMABLE |
 		  (c.nid == NLRU_NUMA_NO_NODE ? 0 : NLRU_GFP_THISNODE);
 	extent_hooks_init(je);
+	/* The index of a destroyed arena is handed out again, as jemalloc does without them. */
+	tombstone_clear_one();
 	r = arena_create(je);
 	if (r)
 		goto err_free;
@@ -312,6 +314,8 @@ int nlru_jemalloc_destroy(struct nlru_jemalloc *je)
 		purge_shrinker_register(je);
 		return -EBUSY;
 	}
+	/* A use of the index from now on gets NULL, not the operating system's memory. */
+	tombstone_place(je->arena);
 	je->magic = 0;
 	free(je);
 	return 0;

@@ -71,4 +71,13 @@ int arena_stat(const struct nlru_jemalloc *je, const char *leaf, size_t *value);
 /* Refresh jemalloc's statistics snapshot ("epoch"), as every stats read needs first. */
 void arena_stats_refresh(void);
 
+/*
+ * tombstone.c: an arena that refuses every allocation, created at the index of the arena
+ * just destroyed (@destroyed), so that a later use of that index fails instead of being
+ * served by jemalloc from the operating system.
+ */
+void tombstone_place(unsigned int destroyed);
+/* Destroy one tombstone, so that the next arenas.create takes its index. */
+void tombstone_clear_one(void);
+
 #endif /* NODELRU_JEMALLOC_ARENA_H */

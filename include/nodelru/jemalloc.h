@@ -104,7 +104,10 @@ NLRU_API int nlru_jemalloc_create(struct nlru_engine *eng, const struct nlru_jem
  * concurrently or follow: a destroyed handle is freed memory (a cleared mark makes a second
  * destroy return -EINVAL when the memory has not been reused, which is a hint, not a
  * guarantee).  The engine refuses to be destroyed (-EBUSY) while an arena on it exists, so
- * destroy arenas first.
+ * destroy arenas first.  The arena's index serves nothing afterwards: a mallocx() with
+ * MALLOCX_ARENA() of it returns NULL, where jemalloc would create a default arena there on
+ * the operating system's memory, outside the engine; the next nlru_jemalloc_create() may
+ * take the index again.
  */
 NLRU_API int nlru_jemalloc_destroy(struct nlru_jemalloc *je);
 

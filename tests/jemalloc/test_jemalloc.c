@@ -398,3 +398,29 @@ Test(jemalloc, foreign_memory_handed_to_the_hooks_is_refused)
 	cr_expect_eq(stat_value(eng, "nr_free_pages"), free_before, "nothing was freed");
 	destroy_all(eng, je);
 }
+
+/*
+ * jemalloc creates a default arena, on the operating system's memory, at an index given to
+ * MALLOCX_ARENA() whose arena was destroyed.  After nlru_jemalloc_destroy() such a use fails
+ * instead (a tombstone arena stands there), and the next arena created takes the index.
+ */
+Test(jemalloc, a_destroyed_arenas_index_serves_nothing)
+{
+	struct nlru_engine *eng = engine(16, NULL, false);
+	unsigned int arena, again;
+	struct nlru_jemalloc *je = arena_on(eng, NLRU_NUMA_NO_NODE, -1, &arena);
+	void *p;
+
+	cr_assert_eq(nlru_jemalloc_destroy(je), 0, "%s", log_last);
+	cr_expect_null(mallocx(64, MALLOCX_ARENA(arena) | NOCACHE), "a small object was served");
+	cr_expect_null(mallocx(256 * 1024, MALLOCX_ARENA(arena) | NOCACHE),
+		       "a large object was served");
+	je = arena_on(eng, NLRU_NUMA_NO_NODE, -1, &again);
+	cr_expect_eq(again, arena, "the index was not handed out again");
+	p = mallocx(256 * 1024, MALLOCX_ARENA(again) | NOCACHE);
+	cr_assert_not_null(p);
+	cr_expect_geq(nlru_addr_node(eng, p, 256 * 1024), 0, "not engine memory");
+	dallocx(p, NOCACHE);
+	cr_assert_eq(nlru_jemalloc_destroy(je), 0, "%s", log_last);
+	cr_assert_eq(nlru_engine_destroy(eng), 0, "%s", log_last);
+}
