@@ -3,6 +3,7 @@
  * compacted until a free block of the largest order exists, with every page's data intact.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -77,8 +78,11 @@ static void expect_region_data(struct nlru_region *region, size_t n, uint64_t ba
 	}
 }
 
-/* One zone (Normal), no swap, so nothing is reclaimable and only compaction makes a block. */
-static struct nlru_engine *normal_only_engine(bool kswapd)
+/*
+ * One zone (Normal), no swap, so nothing is reclaimable and only compaction makes a block;
+ * compaction runs for a fragmentation index above @extfrag_threshold.
+ */
+static struct nlru_engine *normal_only_engine_threshold(bool kswapd, long extfrag_threshold)
 {
 	struct nlru_engine *eng;
 	struct nlru_config cfg;
@@ -87,8 +91,105 @@ static struct nlru_engine *normal_only_engine(bool kswapd)
 	cfg.dma32_pct = 0;
 	cfg.swap_mib = 0;
 	cfg.kswapd = kswapd;
+	cfg.extfrag_threshold = extfrag_threshold;
 	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "%s", test_log_last);
 	return eng;
+}
+
+static struct nlru_engine *normal_only_engine(bool kswapd)
+{
+	return normal_only_engine_threshold(kswapd, 500);
+}
+
+/* A zone that is only its free counts: fragmentation_index() reads nothing else. */
+static struct zone free_counts_zone;
+
+static int index_of(const unsigned long nr_free[MAX_ORDER], unsigned int order)
+{
+	for (int o = 0; o < MAX_ORDER; o++)
+		free_counts_zone.free_area[o].nr_free = nr_free[o];
+	return fragmentation_index(&free_counts_zone, order);
+}
+
+/*
+ * fragmentation_index() = 1000 - (1000 + 1000 x free pages / 2^order) / free blocks, in
+ * integers, when no free block is large enough; worked out by hand for each case.
+ */
+Test(compaction, the_fragmentation_index_is_4_8s)
+{
+	/* Nothing free: 0. */
+	cr_expect_eq(index_of((unsigned long[MAX_ORDER]){0}, 9), 0);
+	/* A free block of the order, or of a larger one: the request would succeed, -1000. */
+	cr_expect_eq(index_of((unsigned long[MAX_ORDER]){[9] = 1}, 9), -1000);
+	cr_expect_eq(index_of((unsigned long[MAX_ORDER]){[0] = 4000, [10] = 1}, 9), -1000);
+	/*
+	 * 4096 single pages, order 9 (512): (1000 + 4096000 / 512) / 4096 = 9000 / 4096 = 2,
+	 * 1000 - 2 = 998: all fragmentation.
+	 */
+	cr_expect_eq(index_of((unsigned long[MAX_ORDER]){[0] = 4096}, 9), 998);
+	/*
+	 * 100 order-0, 10 order-3 and 2 order-8 blocks: 100 + 80 + 512 = 692 pages in 112
+	 * blocks; order 9: 692000 / 512 = 1351, (1000 + 1351) / 112 = 20, 1000 - 20 = 980.
+	 */
+	cr_expect_eq(index_of((unsigned long[MAX_ORDER]){[0] = 100, [3] = 10, [8] = 2}, 9), 980);
+	/*
+	 * 8 order-8 blocks, order 9: 2048 pages, (1000 + 2048000 / 512) / 8 = 5000 / 8 = 625,
+	 * 1000 - 625 = 375: below the default threshold of 500, lack of memory.
+	 */
+	cr_expect_eq(index_of((unsigned long[MAX_ORDER]){[8] = 8}, 9), 375);
+	/* 2 order-8 blocks, order 9: (1000 + 512000 / 512) / 2 = 1000, so 0. */
+	cr_expect_eq(index_of((unsigned long[MAX_ORDER]){[8] = 2}, 9), 0);
+	/*
+	 * One order-8 block, order 10 (1024): (1000 + 256000 / 1024) / 1 = 1250, so -250: below
+	 * 0, which compaction_suitable() does not take for lack of memory.
+	 */
+	cr_expect_eq(index_of((unsigned long[MAX_ORDER]){[8] = 1}, 10), -250);
+}
+
+/*
+ * compaction_suitable()'s fragmentation test: the same fragmented zone (every other page
+ * free, an index near 1000) is reclaimed, not compacted, when extfrag_threshold is 1000 and
+ * the index therefore in 0 .. threshold, "lack of memory"; with the default 500 it is taken
+ * for fragmentation and compacted.
+ */
+Test(compaction, a_request_failing_from_lack_of_memory_is_not_compacted)
+{
+	struct nlru_engine *eng = normal_only_engine_threshold(false, 1000);
+	struct zone *normal = &NODE_DATA(eng, 0)->node_zones[ZONE_NORMAL];
+	struct nlru_region *region;
+	size_t n, cap = 8192;
+	int index;
+	void *addr;
+
+	cr_assert_eq(nlru_region_create(eng, cap, 0, &region), 0);
+	n = fragment_normal(eng, region, cap, 0x7000);
+	index = fragmentation_index(normal, MAX_ORDER - 1);
+	cr_log_info("fragmentation index %d", index);
+	cr_assert(index > 500 && index <= 1000, "index %d", index);
+	cr_expect_eq(compaction_suitable(eng, normal, MAX_ORDER - 1, 0, ZONE_NORMAL),
+		     COMPACT_NOT_SUITABLE_ZONE);
+	cr_expect_eq(
+		nlru_alloc_pages(eng, NLRU_GFP_KERNEL | NLRU_GFP_NOWARN, MAX_ORDER - 1, 0, &addr),
+		-ENOMEM, "nothing reclaimable, and no compaction");
+	cr_expect_eq(vmstat_value(eng, "compact_stall"), 0);
+	cr_expect_eq(vmstat_value(eng, "compact_migrate_scanned"), 0);
+	cr_expect_eq(vmstat_value(eng, "compact_free_scanned"), 0);
+	cr_expect_eq(vmstat_value(eng, "pgmigrate_success"), 0);
+
+	/* The default threshold: fragmentation, so compaction makes the block. */
+	eng->cfg.extfrag_threshold = 500;
+	cr_expect_eq(compaction_suitable(eng, normal, MAX_ORDER - 1, 0, ZONE_NORMAL),
+		     COMPACT_CONTINUE);
+	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, MAX_ORDER - 1, 0, &addr), 0, "%s",
+		     test_log_last);
+	cr_expect_eq(vmstat_value(eng, "compact_stall"), 1);
+	cr_expect_eq(vmstat_value(eng, "compact_success"), 1);
+	cr_expect_gt(vmstat_value(eng, "compact_migrate_scanned"), 0);
+	cr_assert_eq(nlru_free_pages(eng, addr, MAX_ORDER - 1), 0);
+	expect_region_data(region, n, 0x7000);
+	cr_assert_eq(nlru_region_destroy(region), 0);
+	check_pages_accounted(eng, 0);
+	destroy_engine(eng);
 }
 
 Test(compaction, a_fragmented_zone_compacts_to_the_largest_order)
