@@ -366,7 +366,8 @@ static struct page *alloc_pages_direct_compact(struct nlru_engine *eng, unsigned
 	bool stalled = false;
 	struct zone *zone;
 
-	if (!order || (current_flags & PF_MEMALLOC))
+	/* compaction 0: 4.8's !CONFIG_COMPACTION stub, COMPACT_SKIPPED and no page. */
+	if (!order || (current_flags & PF_MEMALLOC) || !eng->cfg.compaction)
 		return NULL;
 	for_next_zone_zonelist(zone, z, ac->high_zoneidx) {
 		enum compact_result suitable;

@@ -4,6 +4,7 @@
  */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -282,5 +283,94 @@ Test(compaction, kcompactd_compacts_when_woken)
 	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_NOWAIT, MAX_ORDER - 1, 0, &addr), 0);
 	cr_assert_eq(nlru_free_pages(eng, addr, MAX_ORDER - 1), 0);
 	cr_assert_eq(nlru_region_destroy(region), 0);
+	destroy_engine(eng);
+}
+
+/* Every counter compaction moves. */
+static const char *const compact_counters[] = {
+	"compact_stall",           "compact_fail",         "compact_success",
+	"compact_migrate_scanned", "compact_free_scanned", "compact_isolated",
+	"compact_daemon_wake",     "pgmigrate_success",
+};
+
+static void expect_no_compaction(struct nlru_engine *eng)
+{
+	for (size_t i = 0; i < sizeof(compact_counters) / sizeof(compact_counters[0]); i++)
+		cr_expect_eq(vmstat_value(eng, compact_counters[i]), 0, "%s", compact_counters[i]);
+}
+
+static struct nlru_engine *no_compaction_engine(long swap_mib, bool kswapd)
+{
+	struct nlru_engine *eng;
+	struct nlru_config cfg;
+
+	test_config(&cfg, 32, NULL);
+	cfg.dma32_pct = 0;
+	cfg.swap_mib = swap_mib;
+	cfg.kswapd = kswapd;
+	cfg.compaction = 0;
+	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "%s", test_log_last);
+	return eng;
+}
+
+/*
+ * compaction 0, a kernel without CONFIG_COMPACTION: no kcompactd even with kswapd, and the
+ * fragmented zone that the tests above compact gives no block, with nothing reclaimable;
+ * no compaction counter moves.  A block that is free is still handed out.
+ */
+Test(compaction, without_compaction_a_fragmented_zone_stays_so)
+{
+	struct nlru_engine *eng = no_compaction_engine(0, true);
+	struct zone *normal = &NODE_DATA(eng, 0)->node_zones[ZONE_NORMAL];
+	struct nlru_region *region;
+	size_t n, cap = 8192;
+	void *addr;
+
+	cr_expect_not(NODE_DATA(eng, 0)->kcompactd.started, "no kcompactd");
+	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, MAX_ORDER - 1, 0, &addr), 0, "%s",
+		     test_log_last);
+	cr_assert_eq(nlru_free_pages(eng, addr, MAX_ORDER - 1), 0);
+	cr_assert_eq(nlru_region_create(eng, cap, 0, &region), 0);
+	n = fragment_normal(eng, region, cap, 0x9000);
+	cr_assert_lt(largest_free_order(normal), MAX_ORDER - 1);
+	wakeup_kcompactd(eng, NODE_DATA(eng, 0), MAX_ORDER - 1, ZONE_NORMAL);
+	cr_expect_eq(
+		nlru_alloc_pages(eng, NLRU_GFP_KERNEL | NLRU_GFP_NOWARN, MAX_ORDER - 1, 0, &addr),
+		-ENOMEM);
+	cr_expect_lt(largest_free_order(normal), MAX_ORDER - 1);
+	expect_no_compaction(eng);
+	expect_region_data(region, n, 0x9000);
+	cr_assert_eq(nlru_region_destroy(region), 0);
+	check_pages_accounted(eng, 0);
+	destroy_engine(eng);
+}
+
+/*
+ * compaction 0 with swap: the same fragmented zone, its pages reclaimable now.  Each order-10
+ * request reclaims; once reclaim has swapped out both pages of the pairs of a block, the
+ * block is free and the request gets it, by reclaim alone.  The bound is the number of
+ * requests that would swap out every page of the region, 32 at a time, twice over.
+ */
+Test(compaction, without_compaction_reclaim_alone_makes_a_block)
+{
+	struct nlru_engine *eng = no_compaction_engine(64, false);
+	struct nlru_region *region;
+	size_t n, cap = 8192, tries = 0;
+	void *addr = NULL;
+
+	cr_assert_eq(nlru_region_create(eng, cap, 0, &region), 0);
+	n = fragment_normal(eng, region, cap, 0xb000);
+	while (tries < 2 * n / 32 &&
+	       nlru_alloc_pages(eng, NLRU_GFP_KERNEL | NLRU_GFP_NOWARN, MAX_ORDER - 1, 0, &addr))
+		tries++;
+	cr_log_info("an order-10 block after %zu failed requests, %" PRId64 " pages swapped out",
+		    tries, vmstat_value(eng, "pswpout"));
+	cr_assert_not_null(addr, "reclaim freed no block in %zu requests", tries);
+	cr_expect_gt(vmstat_value(eng, "pswpout"), 0);
+	expect_no_compaction(eng);
+	cr_assert_eq(nlru_free_pages(eng, addr, MAX_ORDER - 1), 0);
+	expect_region_data(region, n, 0xb000);
+	cr_assert_eq(nlru_region_destroy(region), 0);
+	check_pages_accounted(eng, 0);
 	destroy_engine(eng);
 }
