@@ -13,9 +13,9 @@ cd "$(dirname "$0")"
 usage() {
   cat <<'EOF'
 usage: ./run.sh [options]
-  --bench LIST       benchmarks, comma-separated: pagealloc,stutter,paralleldd,tiobench
-                     (default pagealloc,stutter; paralleldd and tiobench take about two
-                     minutes each)
+  --bench LIST       benchmarks, comma-separated: pagealloc,stutter,paralleldd,tiobench,
+                     highalloc (default pagealloc,stutter; paralleldd, tiobench and highalloc
+                     take about two minutes each)
   --modes LIST       reclaim modes, the first is the baseline column (default zone,node)
   --mib N            memory per node of every engine, MiB (default 128)
   --topology T       hwloc synthetic topology, e.g. "pack:2 numa:1 core:1 pu:1" (default: the
@@ -92,6 +92,7 @@ for b in "${list[@]}"; do
     scripts/series-table.py "$results/stutter" | tee -a "$results/report.txt"
     ;;
   paralleldd | tiobench) run_bench "$b" "${io_opts[@]}" ;;
+  highalloc) run_bench highalloc ;;
   *) echo "run.sh: unknown benchmark '$b'" >&2; exit 2 ;;
   esac
 done

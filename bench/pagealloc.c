@@ -35,7 +35,7 @@
 #include "vmsummary.h"
 
 #define PA_GFP NLRU_GFP_KERNEL /* GFP_KERNEL | __GFP_NOWARN: the engine never warns */
-#define PA_MAX_COLS (HARNESS_MAX_MODES + 2)
+#define PA_MAX_COLS (2 * HARNESS_MAX_MODES + 2) /* each mode, with --ab, then the refs */
 #define PA_MMTESTS_INNER 10000
 #define PA_MMTESTS_OUTER 15
 #define PA_MMTESTS_BATCH_MIB 128
@@ -58,7 +58,9 @@ struct pagealloc {
 	long batch_mib; /* BATCH_SIZE in MiB: batches run up to (MiB / 4 KiB) >> order, exclusive */
 	long outer, inner; /* PARAM_ITERATIONS_*; inner 0: sized so a sample holds sample_pages */
 	long sample_pages;
-	int refs; /* the jemalloc and mmap columns */
+	int refs;       /* the jemalloc and mmap columns */
+	const char *ab; /* --ab NAME=VALUE: a second engine per mode with this tunable */
+	char ab_names[HARNESS_MAX_MODES][32];
 	struct column col[PA_MAX_COLS];
 	int nr_cols, nr_engines; /* engine columns come first */
 	void **pages;
@@ -303,7 +305,7 @@ static int write_mmtests(struct pagealloc *pa)
 static int report(struct pagealloc *pa, double elapsed)
 {
 	struct pa_ops ops[PA_MAX_COLS];
-	struct vmsummary_run runs[HARNESS_MAX_MODES];
+	struct vmsummary_run runs[PA_MAX_COLS];
 	int r;
 
 	memset(ops, 0, sizeof(ops));
@@ -337,12 +339,27 @@ static int add_column(struct pagealloc *pa, const char *name, enum col_kind kind
 static int setup(struct pagealloc *pa)
 {
 	static const char *const extra[] = {"swap_mib=0", NULL};
+	const char *ab_extra[] = {"swap_mib=0", pa->ab, NULL};
 	int r;
 
 	for (int m = 0; m < pa->h.nr_modes; m++) {
+		struct column *c = &pa->col[pa->nr_cols];
+
 		if ((r = add_column(pa, harness_mode_column(pa->h.modes[m]), COL_ENGINE)))
 			return r;
-		if ((r = harness_engine(&pa->h, pa->h.modes[m], extra, &pa->col[m].eng)))
+		if ((r = harness_engine(&pa->h, pa->h.modes[m], extra, &c->eng)))
+			return r;
+		pa->nr_engines++;
+	}
+	/* --ab: the same engines with one tunable changed, measured in the same turns. */
+	for (int m = 0; pa->ab && m < pa->h.nr_modes; m++) {
+		struct column *c = &pa->col[pa->nr_cols];
+
+		snprintf(pa->ab_names[m], sizeof(pa->ab_names[m]), "%s-ab",
+			 harness_mode_column(pa->h.modes[m]));
+		if ((r = add_column(pa, pa->ab_names[m], COL_ENGINE)))
+			return r;
+		if ((r = harness_engine(&pa->h, pa->h.modes[m], ab_extra, &c->eng)))
 			return r;
 		pa->nr_engines++;
 	}
@@ -437,6 +454,7 @@ static void usage(FILE *to)
 		"given (default 16384)\n"
 		"  --exact            mmtests' counts: --outer 15 --inner 10000 --batch-mib 128\n"
 		"  --no-refs          no jemalloc and mmap columns\n"
+		"  --ab NAME=VALUE    also each mode with this tunable, columns \"4.7-zone-ab\" ...\n"
 		"%s",
 		harness_usage);
 }
@@ -456,6 +474,8 @@ static int parse_own(void *arg, const char *opt, const char *val)
 		return pa->refs = 0, 0;
 	if (!val)
 		return -EINVAL;
+	if (strcmp(opt, "--ab") == 0)
+		return strchr(val, '=') ? (pa->ab = val, 1) : -EINVAL;
 	if (strcmp(opt, "--orders") == 0)
 		return sscanf(val, "%u-%u", &pa->order_min, &pa->order_max) == 2 &&
 				       pa->order_min <= pa->order_max &&

@@ -61,10 +61,61 @@ void compaction_defer_reset(struct zone *zone, unsigned int order)
 		__atomic_store_n(&zone->compact_order_failed, (int)order + 1, __ATOMIC_RELAXED);
 }
 
-bool compaction_suitable(struct zone *zone, unsigned int order)
+/* What fill_contig_page_info() counts of a zone's free blocks. */
+struct contig_page_info {
+	unsigned long free_pages;
+	unsigned long free_blocks_total;
+	unsigned long free_blocks_suitable; /* blocks of the order asked for the free ones hold */
+};
+
+static void fill_contig_page_info(struct zone *zone, unsigned int suitable_order,
+				  struct contig_page_info *info)
 {
-	return zone_page_state(zone, NLRU_NR_FREE_PAGES) >=
-	       (long)(low_wmark_pages(zone) + (2ul << order));
+	*info = (struct contig_page_info){0};
+	for (unsigned int o = 0; o < MAX_ORDER; o++) {
+		unsigned long blocks =
+			__atomic_load_n(&zone->free_area[o].nr_free, __ATOMIC_RELAXED);
+
+		info->free_blocks_total += blocks;
+		info->free_pages += blocks << o;
+		if (o >= suitable_order)
+			info->free_blocks_suitable += blocks << (o - suitable_order);
+	}
+}
+
+int fragmentation_index(struct zone *zone, unsigned int order)
+{
+	struct contig_page_info info;
+	unsigned long requested = 1ul << order;
+
+	fill_contig_page_info(zone, order, &info);
+	if (!info.free_blocks_total)
+		return 0;
+	/* The index only means something for a request that would fail. */
+	if (info.free_blocks_suitable)
+		return -1000;
+	return 1000 - (int)((1000 + info.free_pages * 1000 / requested) / info.free_blocks_total);
+}
+
+enum compact_result compaction_suitable(const struct nlru_engine *eng, struct zone *zone,
+					unsigned int order, unsigned int alloc_flags,
+					int classzone_idx)
+{
+	unsigned long watermark = low_wmark_pages(zone);
+	int fragindex;
+
+	/* The block is there already (COMPACT_PARTIAL in 4.8). */
+	if (zone_watermark_ok(zone, order, watermark, classzone_idx, alloc_flags))
+		return COMPACT_SUCCESS;
+	/* Migration needs a target for each page it moves: 2^(order+1) above the watermark. */
+	watermark += 2ul << order;
+	if (!zone_watermark_ok(zone, 0, watermark, classzone_idx, alloc_flags))
+		return COMPACT_SKIPPED;
+	/* Only a failure from fragmentation is compaction's to mend. */
+	fragindex = fragmentation_index(zone, order);
+	if (fragindex >= 0 && fragindex <= eng->cfg.extfrag_threshold)
+		return COMPACT_NOT_SUITABLE_ZONE;
+	return COMPACT_CONTINUE;
 }
 
 /* Targets kept at a time, Linux's COMPACT_CLUSTER_MAX. */
@@ -214,13 +265,14 @@ enum compact_result compact_zone(struct nlru_engine *eng, struct zone *zone, uns
 }
 
 /* A zone up to @classzone_idx needs compaction for @order and can have it. */
-static bool kcompactd_node_suitable(struct pglist_data *pgdat, int order, int classzone_idx)
+static bool kcompactd_node_suitable(const struct nlru_engine *eng, struct pglist_data *pgdat,
+				    int order, int classzone_idx)
 {
 	for (int zid = 0; zid <= classzone_idx; zid++) {
 		struct zone *zone = &pgdat->node_zones[zid];
 
-		if (managed_zone(zone) && !compact_finished(zone, (unsigned int)order) &&
-		    compaction_suitable(zone, (unsigned int)order))
+		if (managed_zone(zone) && compaction_suitable(eng, zone, (unsigned int)order, 0,
+							      classzone_idx) == COMPACT_CONTINUE)
 			return true;
 	}
 	return false;
@@ -231,7 +283,7 @@ void wakeup_kcompactd(struct nlru_engine *eng, struct pglist_data *pgdat, int or
 {
 	struct kcompactd_state *kc = &pgdat->kcompactd;
 
-	if (!order || !kc->started || !kcompactd_node_suitable(pgdat, order, classzone_idx))
+	if (!order || !kc->started || !kcompactd_node_suitable(eng, pgdat, order, classzone_idx))
 		return;
 	mutex_lock(&kc->lock);
 	if (order > kc->order)
@@ -252,8 +304,7 @@ static void kcompactd_do_work(struct nlru_engine *eng, struct pglist_data *pgdat
 		struct zone *zone = &pgdat->node_zones[zid];
 
 		if (!managed_zone(zone) || compaction_deferred(zone, (unsigned int)order) ||
-		    compact_finished(zone, (unsigned int)order) ||
-		    !compaction_suitable(zone, (unsigned int)order))
+		    compaction_suitable(eng, zone, (unsigned int)order, 0, zid) != COMPACT_CONTINUE)
 			continue;
 		if (compact_zone(eng, zone, (unsigned int)order, NULL) == COMPACT_SUCCESS)
 			compaction_defer_reset(zone, (unsigned int)order);

@@ -11,10 +11,16 @@ struct nlru_engine;
 struct nlru_log;
 struct zone;
 
-/* compact_zone()'s answer, as 4.8's COMPACT_* values say it. */
+/*
+ * compact_zone()'s and compaction_suitable()'s answers, as 4.8's COMPACT_* values say them
+ * (4.8 calls COMPACT_SUCCESS COMPACT_PARTIAL; 4.9 renamed it).
+ */
 enum compact_result {
-	COMPACT_SUCCESS,  /* a free block of the order asked for exists now */
-	COMPACT_COMPLETE, /* the scanners met without making one */
+	COMPACT_NOT_SUITABLE_ZONE, /* failure would be from lack of memory: reclaim instead */
+	COMPACT_SKIPPED,           /* too few free pages to compact with */
+	COMPACT_CONTINUE,          /* compaction should run */
+	COMPACT_SUCCESS,           /* a free block of the order asked for exists now */
+	COMPACT_COMPLETE,          /* the scanners met without making one */
 };
 
 /* What one compact_zone() did. */
@@ -46,10 +52,25 @@ void defer_compaction(struct zone *zone, unsigned int order);
 bool compaction_deferred(struct zone *zone, unsigned int order);
 void compaction_defer_reset(struct zone *zone, unsigned int order);
 /*
- * compaction_suitable()'s order-0 test: enough free pages above the low watermark to hold
- * the block and the targets of the pages moved for it (2^(order+1)), else reclaim first.
+ * fragmentation_index() (4.8's, mm/vmstat.c, with fill_contig_page_info()): why a request
+ * of @order would fail in @zone, from its free blocks per order.  -1000: it would not, a
+ * block of @order or more is free; 0 (also with nothing free) towards 1000: from lack of
+ * memory towards external fragmentation, 1000 - (1000 + 1000 x free pages / 2^order) /
+ * free blocks.  Reads the free counts without the zone lock, as Linux does.
  */
-bool compaction_suitable(struct zone *zone, unsigned int order);
+int fragmentation_index(struct zone *zone, unsigned int order);
+
+/*
+ * compaction_suitable() (4.8's __compaction_suitable(), the same in 4.7): COMPACT_SUCCESS if
+ * the zone passes the low watermark for @order already; COMPACT_SKIPPED if it lacks the
+ * order-0 low watermark plus 2^(order+1) pages (the block and the targets of the pages moved
+ * for it); COMPACT_NOT_SUITABLE_ZONE if fragmentation_index() is in 0 .. extfrag_threshold
+ * (a failure would be from lack of memory: reclaim, not compaction); else COMPACT_CONTINUE.
+ * @alloc_flags and @classzone_idx are the watermark check's.
+ */
+enum compact_result compaction_suitable(const struct nlru_engine *eng, struct zone *zone,
+					unsigned int order, unsigned int alloc_flags,
+					int classzone_idx);
 
 /*
  * kcompactd, one thread per node (4.8's kcompactd()): woken by kswapd as it goes to sleep

@@ -414,7 +414,8 @@ static int engine_create(const struct nlru_config *cfg, void *const *node_mem, s
 		r = engine_swap(eng);
 	if (!r)
 		r = workingset_init(eng);
-	if (!r && eng->cfg.kswapd)
+	/* compaction 0: a kernel without CONFIG_COMPACTION has no kcompactd. */
+	if (!r && eng->cfg.kswapd && eng->cfg.compaction)
 		r = kcompactd_start_all(eng);
 	if (!r && eng->cfg.kswapd)
 		r = kswapd_start_all(eng);

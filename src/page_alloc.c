@@ -354,8 +354,9 @@ static void unreserve_highatomic_pageblock(const struct alloc_context *ac)
 
 /*
  * __alloc_pages_direct_compact(): compact the zones the request may use, in zonelist order,
- * each unless compaction is deferred there or it lacks the free pages to compact with, and
- * allocate once one has a block of @order (compact_stall, compact_success, compact_fail).
+ * each unless compaction is deferred there or compaction_suitable() says no (too few free
+ * pages, or a failure from lack of memory by the fragmentation index), and allocate once one
+ * has a block of @order (compact_stall, compact_success, compact_fail).
  */
 static struct page *alloc_pages_direct_compact(struct nlru_engine *eng, unsigned int order,
 					       unsigned int alloc_flags,
@@ -366,16 +367,23 @@ static struct page *alloc_pages_direct_compact(struct nlru_engine *eng, unsigned
 	bool stalled = false;
 	struct zone *zone;
 
-	if (!order || (current_flags & PF_MEMALLOC))
+	/* compaction 0: 4.8's !CONFIG_COMPACTION stub, COMPACT_SKIPPED and no page. */
+	if (!order || (current_flags & PF_MEMALLOC) || !eng->cfg.compaction)
 		return NULL;
 	for_next_zone_zonelist(zone, z, ac->high_zoneidx) {
-		if (!managed_zone(zone) || compaction_deferred(zone, order) ||
-		    !compaction_suitable(zone, order))
+		enum compact_result suitable;
+
+		if (!managed_zone(zone) || compaction_deferred(zone, order))
+			continue;
+		suitable = compaction_suitable(eng, zone, order, alloc_flags, ac_classzone_idx(ac));
+		if (suitable != COMPACT_CONTINUE && suitable != COMPACT_SUCCESS)
 			continue;
 		if (!stalled)
 			count_vm_event(eng, NLRU_COMPACT_STALL);
 		stalled = true;
-		if (compact_zone(eng, zone, order, NULL) == COMPACT_SUCCESS) {
+		/* A zone that passes the watermark for @order already is not compacted. */
+		if (suitable == COMPACT_SUCCESS ||
+		    compact_zone(eng, zone, order, NULL) == COMPACT_SUCCESS) {
 			page = get_page_counted(eng, order, alloc_flags, ac);
 			if (page) {
 				compaction_defer_reset(zone, order);

@@ -48,7 +48,9 @@
 	X(blkdev_direct, 0, 0, 1, "[none: a kernel's disk is always real] 1: the block device does the I/O of swap and files with O_DIRECT on the real disk, each request ending when its I/O does (blkdev_mbs and blkdev_latency_us unused); the swap file and every file opened must be on a disk file system, not tmpfs") \
 	X(map_sample_pages, 64, 0, 65536, "[none: Linux reads PTE young bits through the rmap; NUMA hinting faults, task_numa_work(), unmap a bounded number of pages per pass] pages of each mapped region unmapped per pass to see whether they are touched again; 0: no access tracking") \
 	X(map_sample_ms, 10, 1, 10000, "[none: task_numa_work() runs every numa_balancing_scan_period_min_ms] interval between two sampling passes of a mapped region, ms") \
-	X(inactive_ratio_scale, 1, 1, 1L << 20, "[none: a machine's own size sets it] inactive_list_is_low() weighs the active/inactive balance as for LRU lists this many times larger: 1 is Linux's rule for the engine's size; 64 gives a 128 MiB engine the balance of an 8 GiB machine (int_sqrt(10 x GiB) inactive ratio)")
+	X(inactive_ratio_scale, 1, 1, 1L << 20, "[none: a machine's own size sets it] inactive_list_is_low() weighs the active/inactive balance as for LRU lists this many times larger: 1 is Linux's rule for the engine's size; 64 gives a 128 MiB engine the balance of an 8 GiB machine (int_sqrt(10 x GiB) inactive ratio)") \
+	X(extfrag_threshold, 500, 0, 1000, "[vm.extfrag_threshold] compaction runs for a high-order request only if its failure would be from fragmentation: a fragmentation index (0: lack of memory .. 1000: fragmentation) above this; at or below it the zone is reclaimed instead") \
+	X(compaction, 1, 0, 1, "[CONFIG_COMPACTION] 0: as a kernel built without compaction: the allocator's slow path never compacts (high orders get a block only from reclaim or what is free) and no kcompactd thread runs")
 /* clang-format on */
 
 #endif /* NODELRU_TUNABLES_H */

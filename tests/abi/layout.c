@@ -262,6 +262,8 @@ static const char *const tunables[] = {
 	"map_sample_pages",
 	"map_sample_ms",
 	"inactive_ratio_scale",
+	"extfrag_threshold",
+	"compaction",
 };
 
 #define SIZE(t, n)                                                                                 \
@@ -277,7 +279,7 @@ static const struct {
 	size_t got, want;
 	const char *what;
 } layout[] = {
-	SIZE(struct nlru_config, 296),
+	SIZE(struct nlru_config, 312),
 	SIZE(struct nlru_tunable_info, 104),
 	SIZE(struct nlru_shrink_control, 40),
 	SIZE(struct nlru_shrinker_def, 64),
@@ -322,6 +324,8 @@ static const struct {
 	OFFSET(struct nlru_config, map_sample_pages, 272),
 	OFFSET(struct nlru_config, map_sample_ms, 280),
 	OFFSET(struct nlru_config, inactive_ratio_scale, 288),
+	OFFSET(struct nlru_config, extfrag_threshold, 296),
+	OFFSET(struct nlru_config, compaction, 304),
 	OFFSET(struct nlru_tunable_info, name, 0),
 	OFFSET(struct nlru_tunable_info, env, 8),
 	OFFSET(struct nlru_tunable_info, def, 72),

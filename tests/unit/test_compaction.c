@@ -3,6 +3,8 @@
  * compacted until a free block of the largest order exists, with every page's data intact.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -77,8 +79,11 @@ static void expect_region_data(struct nlru_region *region, size_t n, uint64_t ba
 	}
 }
 
-/* One zone (Normal), no swap, so nothing is reclaimable and only compaction makes a block. */
-static struct nlru_engine *normal_only_engine(bool kswapd)
+/*
+ * One zone (Normal), no swap, so nothing is reclaimable and only compaction makes a block;
+ * compaction runs for a fragmentation index above @extfrag_threshold.
+ */
+static struct nlru_engine *normal_only_engine_threshold(bool kswapd, long extfrag_threshold)
 {
 	struct nlru_engine *eng;
 	struct nlru_config cfg;
@@ -87,8 +92,105 @@ static struct nlru_engine *normal_only_engine(bool kswapd)
 	cfg.dma32_pct = 0;
 	cfg.swap_mib = 0;
 	cfg.kswapd = kswapd;
+	cfg.extfrag_threshold = extfrag_threshold;
 	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "%s", test_log_last);
 	return eng;
+}
+
+static struct nlru_engine *normal_only_engine(bool kswapd)
+{
+	return normal_only_engine_threshold(kswapd, 500);
+}
+
+/* A zone that is only its free counts: fragmentation_index() reads nothing else. */
+static struct zone free_counts_zone;
+
+static int index_of(const unsigned long nr_free[MAX_ORDER], unsigned int order)
+{
+	for (int o = 0; o < MAX_ORDER; o++)
+		free_counts_zone.free_area[o].nr_free = nr_free[o];
+	return fragmentation_index(&free_counts_zone, order);
+}
+
+/*
+ * fragmentation_index() = 1000 - (1000 + 1000 x free pages / 2^order) / free blocks, in
+ * integers, when no free block is large enough; worked out by hand for each case.
+ */
+Test(compaction, the_fragmentation_index_is_4_8s)
+{
+	/* Nothing free: 0. */
+	cr_expect_eq(index_of((unsigned long[MAX_ORDER]){0}, 9), 0);
+	/* A free block of the order, or of a larger one: the request would succeed, -1000. */
+	cr_expect_eq(index_of((unsigned long[MAX_ORDER]){[9] = 1}, 9), -1000);
+	cr_expect_eq(index_of((unsigned long[MAX_ORDER]){[0] = 4000, [10] = 1}, 9), -1000);
+	/*
+	 * 4096 single pages, order 9 (512): (1000 + 4096000 / 512) / 4096 = 9000 / 4096 = 2,
+	 * 1000 - 2 = 998: all fragmentation.
+	 */
+	cr_expect_eq(index_of((unsigned long[MAX_ORDER]){[0] = 4096}, 9), 998);
+	/*
+	 * 100 order-0, 10 order-3 and 2 order-8 blocks: 100 + 80 + 512 = 692 pages in 112
+	 * blocks; order 9: 692000 / 512 = 1351, (1000 + 1351) / 112 = 20, 1000 - 20 = 980.
+	 */
+	cr_expect_eq(index_of((unsigned long[MAX_ORDER]){[0] = 100, [3] = 10, [8] = 2}, 9), 980);
+	/*
+	 * 8 order-8 blocks, order 9: 2048 pages, (1000 + 2048000 / 512) / 8 = 5000 / 8 = 625,
+	 * 1000 - 625 = 375: below the default threshold of 500, lack of memory.
+	 */
+	cr_expect_eq(index_of((unsigned long[MAX_ORDER]){[8] = 8}, 9), 375);
+	/* 2 order-8 blocks, order 9: (1000 + 512000 / 512) / 2 = 1000, so 0. */
+	cr_expect_eq(index_of((unsigned long[MAX_ORDER]){[8] = 2}, 9), 0);
+	/*
+	 * One order-8 block, order 10 (1024): (1000 + 256000 / 1024) / 1 = 1250, so -250: below
+	 * 0, which compaction_suitable() does not take for lack of memory.
+	 */
+	cr_expect_eq(index_of((unsigned long[MAX_ORDER]){[8] = 1}, 10), -250);
+}
+
+/*
+ * compaction_suitable()'s fragmentation test: the same fragmented zone (every other page
+ * free, an index near 1000) is reclaimed, not compacted, when extfrag_threshold is 1000 and
+ * the index therefore in 0 .. threshold, "lack of memory"; with the default 500 it is taken
+ * for fragmentation and compacted.
+ */
+Test(compaction, a_request_failing_from_lack_of_memory_is_not_compacted)
+{
+	struct nlru_engine *eng = normal_only_engine_threshold(false, 1000);
+	struct zone *normal = &NODE_DATA(eng, 0)->node_zones[ZONE_NORMAL];
+	struct nlru_region *region;
+	size_t n, cap = 8192;
+	int index;
+	void *addr;
+
+	cr_assert_eq(nlru_region_create(eng, cap, 0, &region), 0);
+	n = fragment_normal(eng, region, cap, 0x7000);
+	index = fragmentation_index(normal, MAX_ORDER - 1);
+	cr_log_info("fragmentation index %d", index);
+	cr_assert(index > 500 && index <= 1000, "index %d", index);
+	cr_expect_eq(compaction_suitable(eng, normal, MAX_ORDER - 1, 0, ZONE_NORMAL),
+		     COMPACT_NOT_SUITABLE_ZONE);
+	cr_expect_eq(
+		nlru_alloc_pages(eng, NLRU_GFP_KERNEL | NLRU_GFP_NOWARN, MAX_ORDER - 1, 0, &addr),
+		-ENOMEM, "nothing reclaimable, and no compaction");
+	cr_expect_eq(vmstat_value(eng, "compact_stall"), 0);
+	cr_expect_eq(vmstat_value(eng, "compact_migrate_scanned"), 0);
+	cr_expect_eq(vmstat_value(eng, "compact_free_scanned"), 0);
+	cr_expect_eq(vmstat_value(eng, "pgmigrate_success"), 0);
+
+	/* The default threshold: fragmentation, so compaction makes the block. */
+	eng->cfg.extfrag_threshold = 500;
+	cr_expect_eq(compaction_suitable(eng, normal, MAX_ORDER - 1, 0, ZONE_NORMAL),
+		     COMPACT_CONTINUE);
+	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, MAX_ORDER - 1, 0, &addr), 0, "%s",
+		     test_log_last);
+	cr_expect_eq(vmstat_value(eng, "compact_stall"), 1);
+	cr_expect_eq(vmstat_value(eng, "compact_success"), 1);
+	cr_expect_gt(vmstat_value(eng, "compact_migrate_scanned"), 0);
+	cr_assert_eq(nlru_free_pages(eng, addr, MAX_ORDER - 1), 0);
+	expect_region_data(region, n, 0x7000);
+	cr_assert_eq(nlru_region_destroy(region), 0);
+	check_pages_accounted(eng, 0);
+	destroy_engine(eng);
 }
 
 Test(compaction, a_fragmented_zone_compacts_to_the_largest_order)
@@ -181,5 +283,94 @@ Test(compaction, kcompactd_compacts_when_woken)
 	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_NOWAIT, MAX_ORDER - 1, 0, &addr), 0);
 	cr_assert_eq(nlru_free_pages(eng, addr, MAX_ORDER - 1), 0);
 	cr_assert_eq(nlru_region_destroy(region), 0);
+	destroy_engine(eng);
+}
+
+/* Every counter compaction moves. */
+static const char *const compact_counters[] = {
+	"compact_stall",           "compact_fail",         "compact_success",
+	"compact_migrate_scanned", "compact_free_scanned", "compact_isolated",
+	"compact_daemon_wake",     "pgmigrate_success",
+};
+
+static void expect_no_compaction(struct nlru_engine *eng)
+{
+	for (size_t i = 0; i < sizeof(compact_counters) / sizeof(compact_counters[0]); i++)
+		cr_expect_eq(vmstat_value(eng, compact_counters[i]), 0, "%s", compact_counters[i]);
+}
+
+static struct nlru_engine *no_compaction_engine(long swap_mib, bool kswapd)
+{
+	struct nlru_engine *eng;
+	struct nlru_config cfg;
+
+	test_config(&cfg, 32, NULL);
+	cfg.dma32_pct = 0;
+	cfg.swap_mib = swap_mib;
+	cfg.kswapd = kswapd;
+	cfg.compaction = 0;
+	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "%s", test_log_last);
+	return eng;
+}
+
+/*
+ * compaction 0, a kernel without CONFIG_COMPACTION: no kcompactd even with kswapd, and the
+ * fragmented zone that the tests above compact gives no block, with nothing reclaimable;
+ * no compaction counter moves.  A block that is free is still handed out.
+ */
+Test(compaction, without_compaction_a_fragmented_zone_stays_so)
+{
+	struct nlru_engine *eng = no_compaction_engine(0, true);
+	struct zone *normal = &NODE_DATA(eng, 0)->node_zones[ZONE_NORMAL];
+	struct nlru_region *region;
+	size_t n, cap = 8192;
+	void *addr;
+
+	cr_expect_not(NODE_DATA(eng, 0)->kcompactd.started, "no kcompactd");
+	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, MAX_ORDER - 1, 0, &addr), 0, "%s",
+		     test_log_last);
+	cr_assert_eq(nlru_free_pages(eng, addr, MAX_ORDER - 1), 0);
+	cr_assert_eq(nlru_region_create(eng, cap, 0, &region), 0);
+	n = fragment_normal(eng, region, cap, 0x9000);
+	cr_assert_lt(largest_free_order(normal), MAX_ORDER - 1);
+	wakeup_kcompactd(eng, NODE_DATA(eng, 0), MAX_ORDER - 1, ZONE_NORMAL);
+	cr_expect_eq(
+		nlru_alloc_pages(eng, NLRU_GFP_KERNEL | NLRU_GFP_NOWARN, MAX_ORDER - 1, 0, &addr),
+		-ENOMEM);
+	cr_expect_lt(largest_free_order(normal), MAX_ORDER - 1);
+	expect_no_compaction(eng);
+	expect_region_data(region, n, 0x9000);
+	cr_assert_eq(nlru_region_destroy(region), 0);
+	check_pages_accounted(eng, 0);
+	destroy_engine(eng);
+}
+
+/*
+ * compaction 0 with swap: the same fragmented zone, its pages reclaimable now.  Each order-10
+ * request reclaims; once reclaim has swapped out both pages of the pairs of a block, the
+ * block is free and the request gets it, by reclaim alone.  The bound is the number of
+ * requests that would swap out every page of the region, 32 at a time, twice over.
+ */
+Test(compaction, without_compaction_reclaim_alone_makes_a_block)
+{
+	struct nlru_engine *eng = no_compaction_engine(64, false);
+	struct nlru_region *region;
+	size_t n, cap = 8192, tries = 0;
+	void *addr = NULL;
+
+	cr_assert_eq(nlru_region_create(eng, cap, 0, &region), 0);
+	n = fragment_normal(eng, region, cap, 0xb000);
+	while (tries < 2 * n / 32 &&
+	       nlru_alloc_pages(eng, NLRU_GFP_KERNEL | NLRU_GFP_NOWARN, MAX_ORDER - 1, 0, &addr))
+		tries++;
+	cr_log_info("an order-10 block after %zu failed requests, %" PRId64 " pages swapped out",
+		    tries, vmstat_value(eng, "pswpout"));
+	cr_assert_not_null(addr, "reclaim freed no block in %zu requests", tries);
+	cr_expect_gt(vmstat_value(eng, "pswpout"), 0);
+	expect_no_compaction(eng);
+	cr_assert_eq(nlru_free_pages(eng, addr, MAX_ORDER - 1), 0);
+	expect_region_data(region, n, 0xb000);
+	cr_assert_eq(nlru_region_destroy(region), 0);
+	check_pages_accounted(eng, 0);
 	destroy_engine(eng);
 }
