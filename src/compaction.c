@@ -129,6 +129,7 @@ struct compact_control {
 	uint32_t free_pfn;    /* the pageblock the free scanner takes next, going down */
 	uint32_t freepages[COMPACT_CLUSTER_MAX + (1u << (MAX_ORDER - 1))];
 	unsigned int nr_freepages;
+	bool async; /* MIGRATE_ASYNC: movable pageblocks only, no page under writeback */
 	struct compact_stats stats;
 };
 
@@ -202,11 +203,14 @@ static bool migrate_block(struct compact_control *cc, uint32_t block)
 
 	if (end > zone_end_pfn(cc->zone))
 		end = zone_end_pfn(cc->zone);
+	/* migrate_async_suitable(): async compaction moves pages out of movable blocks only. */
+	if (cc->async && get_pfnblock_migratetype(cc->zone, block) != MIGRATE_MOVABLE)
+		return true;
 	for (uint32_t pfn = block; pfn < end; pfn++) {
 		struct page *page = &pgdat->pages[pfn];
 
 		cc->stats.migrate_scanned++;
-		if (!migration_candidate(page))
+		if (!migration_candidate(page) || (cc->async && page_test(page, PG_writeback)))
 			continue;
 		if (!cc->nr_freepages)
 			isolate_freepages(cc);
@@ -224,7 +228,7 @@ static bool migrate_block(struct compact_control *cc, uint32_t block)
 }
 
 enum compact_result compact_zone(struct nlru_engine *eng, struct zone *zone, unsigned int order,
-				 struct compact_stats *stats)
+				 enum compact_priority prio, struct compact_stats *stats)
 {
 	/* About 4 KiB on the stack: no allocation (a thread's first malloc() may map an arena). */
 	struct compact_control control = {0}, *cc = &control;
@@ -233,6 +237,7 @@ enum compact_result compact_zone(struct nlru_engine *eng, struct zone *zone, uns
 	cc->eng = eng;
 	cc->zone = zone;
 	cc->order = order;
+	cc->async = prio == COMPACT_PRIO_ASYNC;
 	cc->migrate_pfn = zone->zone_start_pfn;
 	/* The last whole pageblock of the zone. */
 	cc->free_pfn = zone->zone_start_pfn +
@@ -306,7 +311,9 @@ static void kcompactd_do_work(struct nlru_engine *eng, struct pglist_data *pgdat
 		if (!managed_zone(zone) || compaction_deferred(zone, (unsigned int)order) ||
 		    compaction_suitable(eng, zone, (unsigned int)order, 0, zid) != COMPACT_CONTINUE)
 			continue;
-		if (compact_zone(eng, zone, (unsigned int)order, NULL) == COMPACT_SUCCESS)
+		/* kcompactd_do_work() compacts at MIGRATE_SYNC_LIGHT. */
+		if (compact_zone(eng, zone, (unsigned int)order, COMPACT_PRIO_SYNC_LIGHT, NULL) ==
+		    COMPACT_SUCCESS)
 			compaction_defer_reset(zone, (unsigned int)order);
 		else
 			defer_compaction(zone, (unsigned int)order);

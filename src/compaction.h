@@ -18,6 +18,7 @@ struct zone;
 enum compact_result {
 	COMPACT_NOT_SUITABLE_ZONE, /* failure would be from lack of memory: reclaim instead */
 	COMPACT_SKIPPED,           /* too few free pages to compact with */
+	COMPACT_DEFERRED,          /* the zone's compaction is deferred after failures */
 	COMPACT_CONTINUE,          /* compaction should run */
 	COMPACT_SUCCESS,           /* a free block of the order asked for exists now */
 	COMPACT_COMPLETE,          /* the scanners met without making one */
@@ -33,15 +34,29 @@ struct compact_stats {
 };
 
 /*
- * compact_zone(): the two scanners of 4.8 in their synchronous form: the migrate scanner
- * walks @zone's pageblocks from the bottom, moving every region and page cache page it finds
- * (migrate_page()) into free pages the free scanner takes from movable pageblocks walked from
- * the top, until a free block of @order exists (compact_finished()) or the scanners meet.
- * Free pages never go below the zone's min watermark.  No lock held; may sleep on the locks
- * migration takes.  *@stats (may be NULL) says what it did.
+ * 4.8's compaction priorities (include/linux/compaction.h): direct compaction starts async
+ * and retries at sync-light; 4.8 has no full sync priority.
+ */
+enum compact_priority {
+	COMPACT_PRIO_SYNC_LIGHT,
+	MIN_COMPACT_PRIORITY = COMPACT_PRIO_SYNC_LIGHT,
+	DEF_COMPACT_PRIORITY = COMPACT_PRIO_SYNC_LIGHT,
+	COMPACT_PRIO_ASYNC,
+	INIT_COMPACT_PRIORITY = COMPACT_PRIO_ASYNC
+};
+
+/*
+ * compact_zone(): the two scanners of 4.8: the migrate scanner walks @zone's pageblocks from
+ * the bottom, moving every region and page cache page it finds (migrate_page()) into free
+ * pages the free scanner takes from movable pageblocks walked from the top, until a free block
+ * of @order exists (compact_finished()) or the scanners meet.  At COMPACT_PRIO_ASYNC
+ * (MIGRATE_ASYNC) the migrate scanner takes movable pageblocks only and passes pages under
+ * writeback by (migrate_async_suitable(), ISOLATE_ASYNC_MIGRATE); at sync-light it takes
+ * every pageblock.  Free pages never go below the zone's min watermark.  No lock held; may
+ * sleep on the locks migration takes.  *@stats (may be NULL) says what it did.
  */
 enum compact_result compact_zone(struct nlru_engine *eng, struct zone *zone, unsigned int order,
-				 struct compact_stats *stats);
+				 enum compact_priority prio, struct compact_stats *stats);
 
 /*
  * Deferred compaction (4.8's defer_compaction(), compaction_deferred(),

@@ -13,8 +13,8 @@
  * reserve page onto the movable list, as 4.8's free_hot_cold_page() does).
  *
  * Not here: the buddy lists themselves (buddy.c), watermark maths (watermark.c), reclaim
- * (vmscan.c, kswapd.c), and compaction, which the engine does not model: no compaction
- * stage in the slow path, and no OOM killer (docs/design.md says what replaces them).
+ * (vmscan.c, kswapd.c), compaction itself (compaction.c), and an OOM killer: the engine has
+ * none (docs/design.md says what replaces it).
  */
 #include <errno.h>
 #include <limits.h>
@@ -353,49 +353,88 @@ static void unreserve_highatomic_pageblock(const struct alloc_context *ac)
 }
 
 /*
- * __alloc_pages_direct_compact(): compact the zones the request may use, in zonelist order,
- * each unless compaction is deferred there or compaction_suitable() says no (too few free
- * pages, or a failure from lack of memory by the fragmentation index), and allocate once one
- * has a block of @order (compact_stall, compact_success, compact_fail).
+ * __alloc_pages_direct_compact() with try_to_compact_pages() (4.8.15): compact the zones the
+ * request may use, in zonelist order, at @prio, each unless compaction is deferred there or
+ * compaction_suitable() says no (too few free pages, or a failure from lack of memory by the
+ * fragmentation index), until one passes its low watermark for @order; then allocate
+ * (compact_stall, compact_success, compact_fail).  A zone compacted at sync-light to the end
+ * without a block is deferred; async failures are not.  Nothing without __GFP_FS and
+ * __GFP_IO.  *@deferred: every zone tried was deferred (4.8's COMPACT_DEFERRED).
  */
-static struct page *alloc_pages_direct_compact(struct nlru_engine *eng, unsigned int order,
-					       unsigned int alloc_flags,
-					       const struct alloc_context *ac)
+static struct page *alloc_pages_direct_compact(struct nlru_engine *eng, unsigned int gfp,
+					       unsigned int order, unsigned int alloc_flags,
+					       const struct alloc_context *ac,
+					       enum compact_priority prio, bool *deferred)
 {
 	struct zoneref *z = ac->zonelist->_zonerefs;
-	struct page *page = NULL;
-	bool stalled = false;
+	bool stalled = false, any_deferred = false;
 	struct zone *zone;
+	struct page *page;
 
+	*deferred = false;
 	/* compaction 0: 4.8's !CONFIG_COMPACTION stub, COMPACT_SKIPPED and no page. */
-	if (!order || (current_flags & PF_MEMALLOC) || !eng->cfg.compaction)
+	if (!order || (current_flags & PF_MEMALLOC) || !eng->cfg.compaction ||
+	    !(gfp & NLRU_GFP_FS) || !(gfp & NLRU_GFP_IO))
 		return NULL;
 	for_next_zone_zonelist(zone, z, ac->high_zoneidx) {
-		enum compact_result suitable;
+		enum compact_result status;
 
-		if (!managed_zone(zone) || compaction_deferred(zone, order))
+		if (!managed_zone(zone))
 			continue;
-		suitable = compaction_suitable(eng, zone, order, alloc_flags, ac_classzone_idx(ac));
-		if (suitable != COMPACT_CONTINUE && suitable != COMPACT_SUCCESS)
+		if (compaction_deferred(zone, order)) {
+			any_deferred = true;
 			continue;
-		if (!stalled)
-			count_vm_event(eng, NLRU_COMPACT_STALL);
+		}
+		status = compaction_suitable(eng, zone, order, alloc_flags, ac_classzone_idx(ac));
+		if (status != COMPACT_CONTINUE && status != COMPACT_SUCCESS)
+			continue;
 		stalled = true;
 		/* A zone that passes the watermark for @order already is not compacted. */
-		if (suitable == COMPACT_SUCCESS ||
-		    compact_zone(eng, zone, order, NULL) == COMPACT_SUCCESS) {
-			page = get_page_counted(eng, order, alloc_flags, ac);
-			if (page) {
-				compaction_defer_reset(zone, order);
-				count_vm_event(eng, NLRU_COMPACT_SUCCESS);
-				return page;
-			}
+		if (status == COMPACT_CONTINUE)
+			status = compact_zone(eng, zone, order, prio, NULL);
+		if (zone_watermark_ok(zone, order, low_wmark_pages(zone), ac_classzone_idx(ac),
+				      alloc_flags)) {
+			compaction_defer_reset(zone, order);
+			break;
 		}
-		defer_compaction(zone, order);
+		if (prio != COMPACT_PRIO_ASYNC && status == COMPACT_COMPLETE)
+			defer_compaction(zone, order);
 	}
-	if (stalled)
-		count_vm_event(eng, NLRU_COMPACT_FAIL);
+	*deferred = any_deferred && !stalled;
+	if (!stalled)
+		return NULL;
+	count_vm_event(eng, NLRU_COMPACT_STALL);
+	page = get_page_counted(eng, order, alloc_flags, ac);
+	if (page) {
+		compaction_defer_reset(page_zone(page_pgdat(eng, page), page), order);
+		count_vm_event(eng, NLRU_COMPACT_SUCCESS);
+		return page;
+	}
+	count_vm_event(eng, NLRU_COMPACT_FAIL);
 	return NULL;
+}
+
+/*
+ * should_compact_retry() of 4.8.15 (the stable rule that keeps orders 1 to 3 from an early
+ * OOM): with compaction, a request of order 1 to 3 whose reclaim made progress tries again;
+ * without it, while some zone passes its order-0 min watermark.  Order 0 and costly orders
+ * never do.
+ */
+static bool should_compact_retry(const struct nlru_engine *eng, unsigned int order,
+				 unsigned int alloc_flags, const struct alloc_context *ac)
+{
+	struct zoneref *z = ac->preferred_zoneref;
+	struct zone *zone;
+
+	if (!order || order > PAGE_ALLOC_COSTLY_ORDER)
+		return false;
+	if (eng->cfg.compaction)
+		return true;
+	for_next_zone_zonelist(zone, z, ac->high_zoneidx)
+		if (zone_watermark_ok(zone, 0, min_wmark_pages(zone), ac_classzone_idx(ac),
+				      alloc_flags))
+			return true;
+	return false;
 }
 
 static struct page *alloc_pages_direct_reclaim(struct nlru_engine *eng, unsigned int gfp,
@@ -509,11 +548,11 @@ static const char *why_no_retry(unsigned int gfp, unsigned int order, bool can_d
 	if (gfp & NLRU_GFP_NORETRY)
 		return "__GFP_NORETRY allows one reclaim";
 	if (order > PAGE_ALLOC_COSTLY_ORDER)
-		return "an order above 3 gets one reclaim, and there is no compaction";
+		return "an order above 3 gets one reclaim and one compaction after it";
 	return NULL;
 }
 
-/* __alloc_pages_slowpath(), Linux 4.8 order, without compaction and the OOM killer. */
+/* __alloc_pages_slowpath(), Linux 4.8.15's order, without the OOM killer. */
 static __cold_noinline struct page *alloc_pages_slowpath(struct nlru_engine *eng, unsigned int gfp,
 							 unsigned int order,
 							 const struct alloc_context *ac)
@@ -521,10 +560,12 @@ static __cold_noinline struct page *alloc_pages_slowpath(struct nlru_engine *eng
 	bool can_direct_reclaim = gfpflags_allow_blocking(gfp);
 	struct alloc_report rep = {0};
 	unsigned int orig_gfp = gfp;
+	enum compact_priority compact_priority = DEF_COMPACT_PRIORITY;
 	int no_progress_loops = 0;
 	unsigned long progress;
 	unsigned int alloc_flags;
 	struct page *page;
+	bool deferred;
 
 	/* A block larger than every zone it may come from: no reclaim can help. */
 	if (order && order_fits_no_zone(ac, order)) {
@@ -538,10 +579,22 @@ static __cold_noinline struct page *alloc_pages_slowpath(struct nlru_engine *eng
 	if (gfp & NLRU_GFP_KSWAPD_RECLAIM)
 		wake_all_kswapds(eng, order, ac);
 	page = get_page_counted(eng, order, alloc_flags, ac);
-	/* Costly orders, and high orders that are not movable, compact before reclaiming. */
-	if (!page && can_direct_reclaim &&
-	    (order > PAGE_ALLOC_COSTLY_ORDER || (order && ac->migratetype != MIGRATE_MOVABLE)))
-		page = alloc_pages_direct_compact(eng, order, alloc_flags, ac);
+	/* Costly orders compact (async) before reclaiming: enough pages may be free already. */
+	if (!page && can_direct_reclaim && order > PAGE_ALLOC_COSTLY_ORDER &&
+	    !(current_flags & PF_MEMALLOC)) {
+		page = alloc_pages_direct_compact(eng, gfp, order, alloc_flags, ac,
+						  INIT_COMPACT_PRIORITY, &deferred);
+		if (!page && (gfp & NLRU_GFP_NORETRY)) {
+			/* Sync compaction failed here lately: do not disrupt, fail. */
+			if (deferred) {
+				rep.gave_up = "__GFP_NORETRY, and compaction is deferred after "
+					      "failing lately";
+				goto nopage;
+			}
+			/* Reclaim and compaction are worth it, but stay with async. */
+			compact_priority = INIT_COMPACT_PRIORITY;
+		}
+	}
 	for (int round = 0; !page && round < MAX_SLOWPATH_ROUNDS; round++) {
 		rep.rounds = round + 1;
 		if (round)
@@ -559,18 +612,23 @@ static __cold_noinline struct page *alloc_pages_slowpath(struct nlru_engine *eng
 		rep.reclaimed += progress;
 		/* What reclaim freed, brought together. */
 		if (!page)
-			page = alloc_pages_direct_compact(eng, order, alloc_flags, ac);
+			page = alloc_pages_direct_compact(eng, gfp, order, alloc_flags, ac,
+							  compact_priority, &deferred);
 		if (page || (gfp & NLRU_GFP_NORETRY) || order > PAGE_ALLOC_COSTLY_ORDER)
 			break;
 		no_progress_loops = progress ? 0 : no_progress_loops + 1;
 		if (should_reclaim_retry(eng, order, ac, alloc_flags, progress > 0,
 					 no_progress_loops))
 			continue;
+		/* Compaction needs free pages, which only reclaim's progress makes. */
+		if (progress && should_compact_retry(eng, order, alloc_flags, ac))
+			continue;
 		/* Where 4.8 would OOM-kill: reclaim once more, heuristics off; fail if in vain. */
 		if (!may_oom_reclaim(eng, gfp, order, ac, &rep))
 			break;
 		no_progress_loops = 0;
 	}
+nopage:
 	if (unlikely(!page) && !(orig_gfp & NLRU_GFP_NOWARN)) {
 		if (!rep.gave_up)
 			rep.gave_up = why_no_retry(gfp, order, can_direct_reclaim);

@@ -208,7 +208,7 @@ Test(compaction, a_fragmented_zone_compacts_to_the_largest_order)
 	before = largest_free_order(normal);
 	cr_assert_lt(before, MAX_ORDER - 1, "fragmented: order %d free", before);
 
-	r = compact_zone(eng, normal, MAX_ORDER - 1, &stats);
+	r = compact_zone(eng, normal, MAX_ORDER - 1, COMPACT_PRIO_SYNC_LIGHT, &stats);
 	cr_log_info("before %d after %d: %lu migrate scanned, %lu free scanned, %lu isolated, "
 		    "%lu migrated, %lu failed",
 		    before, largest_free_order(normal), stats.migrate_scanned, stats.free_scanned,
@@ -372,5 +372,51 @@ Test(compaction, without_compaction_reclaim_alone_makes_a_block)
 	expect_region_data(region, n, 0xb000);
 	cr_assert_eq(nlru_region_destroy(region), 0);
 	check_pages_accounted(eng, 0);
+	destroy_engine(eng);
+}
+
+/*
+ * 4.8.15's priorities: a costly request compacts async first, whose failures defer nothing
+ * and whose migrate scanner passes unmovable pageblocks by; after reclaim it compacts at
+ * sync-light, whose failure to the end defers the zone.  A __GFP_NORETRY request stays async,
+ * and gives up before reclaiming when the zone's compaction is deferred.  Here nothing can
+ * be moved: half of Normal is free in single pages between unmovable ones.
+ */
+Test(compaction, async_failures_defer_nothing_and_sync_light_ones_defer)
+{
+	struct nlru_engine *eng = normal_only_engine(false);
+	struct zone *normal = &NODE_DATA(eng, 0)->node_zones[ZONE_NORMAL];
+	static void *held[8192];
+	size_t n = 0;
+	int64_t reclaims;
+	void *p;
+
+	while (n < 8192 &&
+	       nlru_alloc_pages(eng, NLRU_GFP_KERNEL | NLRU_GFP_NOWARN, 0, 0, &held[n]) == 0)
+		n++;
+	for (size_t i = 0; i < n; i += 2)
+		cr_assert_eq(nlru_free_pages(eng, held[i], 0), 0);
+	drain_all_pages(eng);
+
+	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL | NLRU_GFP_NORETRY | NLRU_GFP_NOWARN, 9,
+				      0, &p),
+		     -ENOMEM);
+	cr_expect_geq(vmstat_value(eng, "compact_stall"), 1);
+	cr_expect_eq(vmstat_value(eng, "compact_migrate_scanned"), 0,
+		     "async compaction scanned unmovable pageblocks");
+	cr_expect_eq(normal->compact_defer_shift, 0, "an async failure deferred the zone");
+
+	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL | NLRU_GFP_NOWARN, 9, 0, &p), -ENOMEM);
+	cr_expect_gt(vmstat_value(eng, "compact_migrate_scanned"), 0, "no sync-light pass");
+	cr_expect_eq(normal->compact_defer_shift, 1, "the sync-light failure did not defer");
+
+	reclaims = vmstat_value(eng, "nlru_direct_reclaim");
+	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL | NLRU_GFP_NORETRY | NLRU_GFP_NOWARN, 9,
+				      0, &p),
+		     -ENOMEM);
+	cr_expect_eq(vmstat_value(eng, "nlru_direct_reclaim"), reclaims,
+		     "deferred: a __GFP_NORETRY request reclaimed");
+	for (size_t i = 1; i < n; i += 2)
+		cr_assert_eq(nlru_free_pages(eng, held[i], 0), 0);
 	destroy_engine(eng);
 }
