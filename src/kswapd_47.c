@@ -11,7 +11,9 @@
  *    to it, each by its own lists, skipping zones already above high + a 1% gap;
  *  - the node is done only when every zone up to the classzone is balanced (order 0), not
  *    when any one is.
- * The engine does not model compaction, so zone_balanced() checks the real order.
+ * With compaction (the compaction tunable), zone_balanced() judges kswapd's own balancing
+ * at order 0 with room for the block, leaving the block to kcompactd, as 4.7 built with
+ * CONFIG_COMPACTION does; its wakeup check still asks for the real order.
  */
 #include "atomic.h"
 #include "kswapd.h"
@@ -22,12 +24,21 @@
 
 #define KSWAPD_ZONE_BALANCE_GAP_RATIO 100
 
-/* zone_balanced() (4.7): above high + @balance_gap at @order, the classzone's reserve applied. */
-static bool zone_balanced_47(struct zone *zone, int order, unsigned long balance_gap,
-			     int classzone_idx)
+/*
+ * zone_balanced() (4.7): above high + @balance_gap at @order, the classzone's reserve applied.
+ * With compaction, unless @highorder (the wakeup's question), kswapd stops at the order-0
+ * mark plus 2^@order and lets kcompactd make the block.
+ */
+static bool zone_balanced_47(const struct nlru_engine *eng, struct zone *zone, int order,
+			     bool highorder, unsigned long balance_gap, int classzone_idx)
 {
-	return zone_watermark_ok(zone, (unsigned int)order, high_wmark_pages(zone) + balance_gap,
-				 classzone_idx, 0);
+	unsigned long mark = high_wmark_pages(zone) + balance_gap;
+
+	if (eng->cfg.compaction && !highorder) {
+		mark += 1ul << order;
+		order = 0;
+	}
+	return zone_watermark_ok(zone, (unsigned int)order, mark, classzone_idx, 0);
 }
 
 static void clear_lruvec_flags(struct lruvec *lruvec, unsigned long bits)
@@ -52,7 +63,7 @@ void wakeup_kswapd_47(struct nlru_engine *eng, struct zone *zone, unsigned int o
 			break;
 		}
 	}
-	if (!kswapd_sleeping(ks) || zone_balanced_47(zone, (int)order, 0, 0))
+	if (!kswapd_sleeping(ks) || zone_balanced_47(eng, zone, (int)order, true, 0, 0))
 		return;
 	kswapd_wake(eng, ks);
 }
@@ -84,7 +95,7 @@ bool pgdat_balanced_47(struct nlru_engine *eng, struct pglist_data *pgdat, int o
 			balanced += zone->managed_pages;
 			continue;
 		}
-		if (zone_balanced_47(zone, order, 0, zid))
+		if (zone_balanced_47(eng, zone, order, false, 0, zid))
 			balanced += zone->managed_pages;
 		else if (!order)
 			return false;
@@ -105,11 +116,12 @@ static bool kswapd_shrink_zone(struct nlru_engine *eng, struct zone *zone, int c
 		    DIV_ROUND_UP(zone->managed_pages, KSWAPD_ZONE_BALANCE_GAP_RATIO));
 
 	sc->nr_to_reclaim = MAX(SWAP_CLUSTER_MAX, high_wmark_pages(zone));
-	if (zone_balanced_47(zone, sc->order, balance_gap, classzone_idx))
+	if (zone_balanced_47(eng, zone, sc->order, false, balance_gap, classzone_idx))
 		return true;
 	shrink_zone(eng, zone, sc, zone->zone_idx == classzone_idx);
 	clear_lruvec_flags(&zone->zm->lruvec, 1ul << LRUVEC_WRITEBACK);
-	if (zone_reclaimable(eng, zone) && zone_balanced_47(zone, sc->order, 0, classzone_idx))
+	if (zone_reclaimable(eng, zone) &&
+	    zone_balanced_47(eng, zone, sc->order, false, 0, classzone_idx))
 		clear_lruvec_flags(&zone->zm->lruvec, CONGESTED_AND_DIRTY);
 	return sc->nr_scanned >= sc->nr_to_reclaim;
 }
@@ -126,7 +138,7 @@ static int find_end_zone(struct nlru_engine *eng, struct pglist_data *pgdat,
 		if (sc->priority != DEF_PRIORITY && !zone_reclaimable(eng, zone))
 			continue;
 		age_active_anon(eng, &zone->zm->lruvec, sc);
-		if (!zone_balanced_47(zone, sc->order, 0, 0))
+		if (!zone_balanced_47(eng, zone, sc->order, false, 0, 0))
 			return zid;
 		clear_lruvec_flags(&zone->zm->lruvec, CONGESTED_AND_DIRTY);
 	}

@@ -4,6 +4,7 @@
  */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <time.h>
@@ -11,9 +12,10 @@
 #include "anon.h"
 #include "compaction.h"
 #include "helpers.h"
+#include "kswapd.h"
 #include "page_alloc.h"
 
-TestSuite(compaction, .timeout = 120);
+TestSuite(compaction, .fini = test_remove_dir, .timeout = 120);
 
 /* The largest order with a free block in @zone, or -1. */
 static int largest_free_order(struct zone *zone)
@@ -419,4 +421,58 @@ Test(compaction, async_failures_defer_nothing_and_sync_light_ones_defer)
 	for (size_t i = 1; i < n; i += 2)
 		cr_assert_eq(nlru_free_pages(eng, held[i], 0), 0);
 	destroy_engine(eng);
+}
+
+/* A zone-mode engine of one zone, no swap, with the compaction tunable as given. */
+static struct nlru_engine *zone_mode_engine(long compaction)
+{
+	struct nlru_engine *eng;
+	struct nlru_config cfg;
+
+	test_config(&cfg, 32, NULL);
+	cfg.dma32_pct = 0;
+	cfg.swap_mib = 0;
+	cfg.kswapd = 0;
+	cfg.mode = NLRU_MODE_ZONE;
+	cfg.compaction = compaction;
+	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "%s", test_log_last);
+	return eng;
+}
+
+/*
+ * 4.7's zone_balanced() with CONFIG_COMPACTION: kswapd's own balance for a high order is the
+ * order-0 high mark plus 2^order, the block left to kcompactd; without compaction it is the
+ * real order.  Normal here has half its pages free, all single between unmovable pages, no
+ * 2 MiB block, and a file's pages in its cache for reclaim to work on.
+ */
+Test(compaction, zone_mode_kswapd_leaves_the_block_to_compaction)
+{
+	for (long compaction = 0; compaction <= 1; compaction++) {
+		struct nlru_engine *eng = zone_mode_engine(compaction);
+		struct zone *normal = &NODE_DATA(eng, 0)->node_zones[ZONE_NORMAL];
+		static void *held[8192];
+		struct nlru_file *f;
+		char buf[4096];
+		size_t n = 0;
+
+		while (n < 8192 && nlru_alloc_pages(eng, NLRU_GFP_KERNEL | NLRU_GFP_NOWARN, 0, 0,
+						    &held[n]) == 0)
+			n++;
+		for (size_t i = 0; i < n; i += 2)
+			cr_assert_eq(nlru_free_pages(eng, held[i], 0), 0);
+		make_file(test_path("cached"), 1 << 20, 1);
+		cr_assert_eq(nlru_file_open(eng, test_path("cached"), O_RDONLY, 0, 0, &f), 0);
+		for (uint64_t off = 0; off < 1 << 20; off += sizeof(buf))
+			cr_assert_eq(nlru_file_pread(f, buf, sizeof(buf), off), (long)sizeof(buf));
+		drain_all_pages(eng);
+		cr_assert_lt(largest_free_order(normal), (int)pageblock_order);
+		cr_expect_eq(pgdat_balanced_47(eng, NODE_DATA(eng, 0), 9, ZONE_NORMAL),
+			     compaction == 1, "compaction %ld: balanced for order 9 says %d",
+			     compaction, !compaction);
+		cr_expect(pgdat_balanced_47(eng, NODE_DATA(eng, 0), 0, ZONE_NORMAL));
+		cr_assert_eq(nlru_file_close(f), 0);
+		for (size_t i = 1; i < n; i += 2)
+			cr_assert_eq(nlru_free_pages(eng, held[i], 0), 0);
+		destroy_engine(eng);
+	}
 }
