@@ -233,6 +233,7 @@ enum compact_result compact_zone(struct nlru_engine *eng, struct zone *zone, uns
 	/* About 4 KiB on the stack: no allocation (a thread's first malloc() may map an arena). */
 	struct compact_control control = {0}, *cc = &control;
 	enum compact_result result = COMPACT_COMPLETE;
+	unsigned long migrated;
 
 	cc->eng = eng;
 	cc->zone = zone;
@@ -250,8 +251,15 @@ enum compact_result compact_zone(struct nlru_engine *eng, struct zone *zone, uns
 		if (block >= cc->free_pfn + pageblock_nr_pages || block >= zone_end_pfn(zone))
 			break;
 		cc->migrate_pfn = block + pageblock_nr_pages;
+		migrated = cc->stats.migrated;
 		if (!migrate_block(cc, block))
 			break;
+		/*
+		 * The pages moved out of the block went to this CPU's per-CPU list: flush them,
+		 * so that they merge and compact_finished() sees a block made (4.8's check_drain).
+		 */
+		if (cc->stats.migrated != migrated)
+			drain_local_pages(eng, zone);
 	}
 	if (compact_finished(zone, order))
 		result = COMPACT_SUCCESS;

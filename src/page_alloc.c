@@ -859,6 +859,12 @@ static void drain_pcp(struct nlru_engine *eng, struct zone *zone, int cpu)
 	}
 }
 
+void drain_local_pages(struct nlru_engine *eng, struct zone *zone)
+{
+	if (managed_zone(zone))
+		drain_pcp(eng, zone, this_cpu(eng));
+}
+
 void drain_all_pages(struct nlru_engine *eng)
 {
 	struct pglist_data *pgdat;

@@ -28,6 +28,8 @@ struct page *virt_to_page(struct nlru_engine *eng, const void *addr);
 
 /* drain_all_pages(): every CPU's lists of every zone back to the buddy allocator. */
 void drain_all_pages(struct nlru_engine *eng);
+/* drain_local_pages(): this CPU's lists of @zone only. */
+void drain_local_pages(struct nlru_engine *eng, struct zone *zone);
 
 /* Creation and teardown of a zone's per-CPU lists. */
 int zone_pcp_init(struct nlru_engine *eng, struct zone *zone);
