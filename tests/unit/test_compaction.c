@@ -378,6 +378,30 @@ Test(compaction, without_compaction_reclaim_alone_makes_a_block)
 }
 
 /*
+ * Fill @eng with unmovable order-0 pages into @held (at most @max), then free every other one:
+ * half the memory free in single pages between pages nothing can move.  How many were held.
+ */
+static size_t fragment_unmovable(struct nlru_engine *eng, void **held, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max &&
+	       nlru_alloc_pages(eng, NLRU_GFP_KERNEL | NLRU_GFP_NOWARN, 0, 0, &held[n]) == 0)
+		n++;
+	for (size_t i = 0; i < n; i += 2)
+		cr_assert_eq(nlru_free_pages(eng, held[i], 0), 0);
+	drain_all_pages(eng);
+	return n;
+}
+
+/* Free the pages fragment_unmovable() kept. */
+static void free_unmovable(struct nlru_engine *eng, void **held, size_t n)
+{
+	for (size_t i = 1; i < n; i += 2)
+		cr_assert_eq(nlru_free_pages(eng, held[i], 0), 0);
+}
+
+/*
  * 4.8.15's priorities: a costly request compacts async first, whose failures defer nothing
  * and whose migrate scanner passes unmovable pageblocks by; after reclaim it compacts at
  * sync-light, whose failure to the end defers the zone.  A __GFP_NORETRY request stays async,
@@ -389,16 +413,9 @@ Test(compaction, async_failures_defer_nothing_and_sync_light_ones_defer)
 	struct nlru_engine *eng = normal_only_engine(false);
 	struct zone *normal = &NODE_DATA(eng, 0)->node_zones[ZONE_NORMAL];
 	static void *held[8192];
-	size_t n = 0;
+	size_t n = fragment_unmovable(eng, held, 8192);
 	int64_t reclaims;
 	void *p;
-
-	while (n < 8192 &&
-	       nlru_alloc_pages(eng, NLRU_GFP_KERNEL | NLRU_GFP_NOWARN, 0, 0, &held[n]) == 0)
-		n++;
-	for (size_t i = 0; i < n; i += 2)
-		cr_assert_eq(nlru_free_pages(eng, held[i], 0), 0);
-	drain_all_pages(eng);
 
 	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL | NLRU_GFP_NORETRY | NLRU_GFP_NOWARN, 9,
 				      0, &p),
@@ -418,8 +435,7 @@ Test(compaction, async_failures_defer_nothing_and_sync_light_ones_defer)
 		     -ENOMEM);
 	cr_expect_eq(vmstat_value(eng, "nlru_direct_reclaim"), reclaims,
 		     "deferred: a __GFP_NORETRY request reclaimed");
-	for (size_t i = 1; i < n; i += 2)
-		cr_assert_eq(nlru_free_pages(eng, held[i], 0), 0);
+	free_unmovable(eng, held, n);
 	destroy_engine(eng);
 }
 
@@ -451,15 +467,10 @@ Test(compaction, zone_mode_kswapd_leaves_the_block_to_compaction)
 		struct nlru_engine *eng = zone_mode_engine(compaction);
 		struct zone *normal = &NODE_DATA(eng, 0)->node_zones[ZONE_NORMAL];
 		static void *held[8192];
+		size_t n = fragment_unmovable(eng, held, 8192);
 		struct nlru_file *f;
 		char buf[4096];
-		size_t n = 0;
 
-		while (n < 8192 && nlru_alloc_pages(eng, NLRU_GFP_KERNEL | NLRU_GFP_NOWARN, 0, 0,
-						    &held[n]) == 0)
-			n++;
-		for (size_t i = 0; i < n; i += 2)
-			cr_assert_eq(nlru_free_pages(eng, held[i], 0), 0);
 		make_file(test_path("cached"), 1 << 20, 1);
 		cr_assert_eq(nlru_file_open(eng, test_path("cached"), O_RDONLY, 0, 0, &f), 0);
 		for (uint64_t off = 0; off < 1 << 20; off += sizeof(buf))
@@ -471,8 +482,7 @@ Test(compaction, zone_mode_kswapd_leaves_the_block_to_compaction)
 			     compaction, !compaction);
 		cr_expect(pgdat_balanced_47(eng, NODE_DATA(eng, 0), 0, ZONE_NORMAL));
 		cr_assert_eq(nlru_file_close(f), 0);
-		for (size_t i = 1; i < n; i += 2)
-			cr_assert_eq(nlru_free_pages(eng, held[i], 0), 0);
+		free_unmovable(eng, held, n);
 		destroy_engine(eng);
 	}
 }
