@@ -39,11 +39,14 @@ static __thread bool creating_tombstone;
 static void *tombstone_alloc(extent_hooks_t *hooks, void *new_addr, size_t size, size_t alignment,
 			     bool *zero, bool *commit, unsigned int arena_ind)
 {
-	size_t span = size + alignment;
 	char *p, *start;
+	size_t span;
 
 	if (!creating_tombstone || new_addr)
 		return NULL; /* a use of a destroyed arena's index */
+	if (alignment < NLRU_PAGE_SIZE)
+		alignment = NLRU_PAGE_SIZE;
+	span = size + alignment;
 	p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;
