@@ -455,7 +455,7 @@ void buddyinfo_zone_sum(const struct buddyinfo *bi, int node, const char *zone,
 
 		if (r->node != node || strcmp(r->zone, zone) != 0)
 			continue;
-		for (int k = 0; k < bi->nr_orders; k++) {
+		for (int k = 0; k < bi_orders(bi); k++) {
 			/* Wraps rather than overflows on a crafted count (wrap.h's rule). */
 			sum->pages = (int64_t)((uint64_t)sum->pages + ((uint64_t)r->count[k] << k));
 			if (r->count[k] && k > sum->largest)

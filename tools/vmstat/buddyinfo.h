@@ -63,6 +63,12 @@ struct buddyinfo {
 	unsigned int error_line;
 };
 
+/* The free tables' columns, bounded as the parser bounds them, so that every loop is too. */
+static inline int bi_orders(const struct buddyinfo *bi)
+{
+	return bi->nr_orders < BI_MAX_ORDERS ? bi->nr_orders : BI_MAX_ORDERS;
+}
+
 /* buddyinfo_init - empty, @path copied for messages.  0 or -ENOMEM. */
 int buddyinfo_init(struct buddyinfo *bi, const char *path);
 void buddyinfo_fini(struct buddyinfo *bi);

@@ -31,7 +31,7 @@ static int free_changed(const struct buddyinfo *bi, const struct bi_free *b,
 {
 	if (!b || !a || b->capped != a->capped)
 		return 1;
-	for (int k = 0; k < bi->nr_orders; k++)
+	for (int k = 0; k < bi_orders(bi); k++)
 		if (b->count[k] != a->count[k])
 			return 1;
 	return 0;
@@ -80,7 +80,7 @@ static void json_counts(FILE *f, const char *key, const struct buddyinfo *bi,
 		return;
 	}
 	fputc('[', f);
-	for (int k = 0; k < bi->nr_orders; k++)
+	for (int k = 0; k < bi_orders(bi); k++)
 		fprintf(f, "%s%" PRId64, k ? "," : "", r->count[k]);
 	fputc(']', f);
 }

@@ -45,7 +45,7 @@ const char *buddyinfo_sum_text(char buf[OUT_COUNT_MAX], int64_t v, int lower_bou
 void buddyinfo_order_header(const struct buddyinfo *bi, const char *label, FILE *f)
 {
 	fprintf(f, "  %-*s", LABEL, label);
-	for (int k = 0; k < bi->nr_orders; k++)
+	for (int k = 0; k < bi_orders(bi); k++)
 		fprintf(f, " %*d", COL - 1, k);
 	fprintf(f, " %*s\n", COL + 3, "pages");
 }
@@ -58,7 +58,7 @@ static void free_row(const struct buddyinfo *bi, const char *label, const int64_
 	int64_t pages = 0;
 
 	fprintf(f, "  %-*s", LABEL, label);
-	for (int k = 0; k < bi->nr_orders; k++) {
+	for (int k = 0; k < bi_orders(bi); k++) {
 		fprintf(f, " %*s", COL - 1, buddyinfo_count_text(buf, count[k], (capped >> k) & 1));
 		pages = wrap_add(pages, (int64_t)((uint64_t)count[k] << k));
 	}
@@ -67,7 +67,7 @@ static void free_row(const struct buddyinfo *bi, const char *label, const int64_
 		return;
 	/* buddyinfo's one line per zone has room for the pages of each order too. */
 	fprintf(f, "  %-*s", LABEL, "pages");
-	for (int k = 0; k < bi->nr_orders; k++)
+	for (int k = 0; k < bi_orders(bi); k++)
 		fprintf(f, " %*s", COL - 1,
 			buddyinfo_sum_text(buf, (int64_t)((uint64_t)count[k] << k),
 					   (capped >> k) & 1));
@@ -115,7 +115,7 @@ static int show_totals(const struct buddyinfo *bi, FILE *f)
 			t++;
 		if (t == nr)
 			strcpy(sum[nr++].type, r->type);
-		for (int k = 0; k < bi->nr_orders; k++) {
+		for (int k = 0; k < bi_orders(bi); k++) {
 			sum[t].count[k] = wrap_add(sum[t].count[k], r->count[k]);
 			pages = wrap_add(pages, (int64_t)((uint64_t)r->count[k] << k));
 			if (r->count[k] && k > largest)
@@ -215,10 +215,10 @@ static void json_zone(const struct buddyinfo *bi, const struct bi_zone_key *key,
 		else
 			fputs("null", f);
 		fputs(",\"blocks\":[", f);
-		for (int k = 0; k < bi->nr_orders; k++)
+		for (int k = 0; k < bi_orders(bi); k++)
 			fprintf(f, "%s%" PRId64, k ? "," : "", r->count[k]);
 		fputs("],\"capped_orders\":[", f);
-		for (int k = 0, n = 0; k < bi->nr_orders; k++)
+		for (int k = 0, n = 0; k < bi_orders(bi); k++)
 			if ((r->capped >> k) & 1)
 				fprintf(f, "%s%d", n++ ? "," : "", k);
 		fputs("]}", f);
@@ -278,7 +278,7 @@ static void show_csv(const struct buddyinfo *bi, FILE *f)
 	for (size_t i = 0; i < bi->nr_free; i++) {
 		const struct bi_free *r = &bi->free[i];
 
-		for (int k = 0; k < bi->nr_orders; k++) {
+		for (int k = 0; k < bi_orders(bi); k++) {
 			fprintf(f, "free,%d,", r->node);
 			out_csv_str(f, r->zone);
 			fputc(',', f);
