@@ -65,6 +65,12 @@ static inline int ac_classzone_idx(const struct alloc_context *ac)
 #define __hot_inline inline __attribute__((always_inline))
 #define __cold_noinline __attribute__((noinline, cold))
 
+/* The node an allocation starts from: @nid, or the calling CPU's for NLRU_NUMA_NO_NODE. */
+static __hot_inline struct pglist_data *preferred_pgdat(struct nlru_engine *eng, int nid)
+{
+	return NODE_DATA(eng, nid == NLRU_NUMA_NO_NODE ? numa_node_id(eng) : nid);
+}
+
 /* A free page of @zone: unused, on no LRU list, no longer marked as a free block's head. */
 static bool page_free_in(const struct zone *zone, const struct page *page)
 {
@@ -642,8 +648,7 @@ nopage:
 static __hot_inline struct page *__alloc_pages_node(struct nlru_engine *eng, unsigned int gfp,
 						    unsigned int order, int nid)
 {
-	struct pglist_data *pgdat =
-		NODE_DATA(eng, nid == NLRU_NUMA_NO_NODE ? numa_node_id(eng) : nid);
+	struct pglist_data *pgdat = preferred_pgdat(eng, nid);
 	struct alloc_context ac = {
 		.zonelist = node_zonelist(pgdat, gfp),
 		.high_zoneidx = gfp_zone(gfp),
@@ -1034,7 +1039,7 @@ struct page *alloc_exact_next(struct nlru_engine *eng, unsigned int gfp, int nid
 
 	if (!gfp_nid_ok(eng, gfp, nid))
 		return NULL; /* the usual path refuses it, and says why */
-	pgdat = NODE_DATA(eng, nid == NLRU_NUMA_NO_NODE ? numa_node_id(eng) : nid);
+	pgdat = preferred_pgdat(eng, nid);
 	preferred = first_zones_zonelist(node_zonelist(pgdat, gfp), high_zoneidx);
 	z = preferred;
 	for_next_zone_zonelist(zone, z, high_zoneidx) {
@@ -1105,8 +1110,7 @@ int nlru_alloc_pages(struct nlru_engine *eng, unsigned int gfp, unsigned int ord
 static size_t alloc_pages_bulk_pcp(struct nlru_engine *eng, unsigned int gfp, int nid, size_t nr,
 				   void **pages)
 {
-	struct pglist_data *pgdat =
-		NODE_DATA(eng, nid == NLRU_NUMA_NO_NODE ? numa_node_id(eng) : nid);
+	struct pglist_data *pgdat = preferred_pgdat(eng, nid);
 	struct zonelist *zonelist = node_zonelist(pgdat, gfp);
 	int high_zoneidx = gfp_zone(gfp), mt = gfpflags_to_migratetype(gfp, eng->migratetype_mask);
 	struct zoneref *preferred = first_zones_zonelist(zonelist, high_zoneidx), *z = preferred;
