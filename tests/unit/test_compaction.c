@@ -85,14 +85,20 @@ static void expect_region_data(struct nlru_region *region, size_t n, uint64_t ba
  * One zone (Normal), no swap, so nothing is reclaimable and only compaction makes a block;
  * compaction runs for a fragmentation index above @extfrag_threshold.
  */
+/* 32 MiB in one zone (Normal), no swap. */
+static void one_zone_config(struct nlru_config *cfg)
+{
+	test_config(cfg, 32, NULL);
+	cfg->dma32_pct = 0;
+	cfg->swap_mib = 0;
+}
+
 static struct nlru_engine *normal_only_engine_threshold(bool kswapd, long extfrag_threshold)
 {
 	struct nlru_engine *eng;
 	struct nlru_config cfg;
 
-	test_config(&cfg, 32, NULL);
-	cfg.dma32_pct = 0;
-	cfg.swap_mib = 0;
+	one_zone_config(&cfg);
 	cfg.kswapd = kswapd;
 	cfg.extfrag_threshold = extfrag_threshold;
 	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "%s", test_log_last);
@@ -445,9 +451,7 @@ static struct nlru_engine *zone_mode_engine(long compaction)
 	struct nlru_engine *eng;
 	struct nlru_config cfg;
 
-	test_config(&cfg, 32, NULL);
-	cfg.dma32_pct = 0;
-	cfg.swap_mib = 0;
+	one_zone_config(&cfg);
 	cfg.kswapd = 0;
 	cfg.mode = NLRU_MODE_ZONE;
 	cfg.compaction = compaction;
