@@ -64,6 +64,8 @@ static inline int ac_classzone_idx(const struct alloc_context *ac)
 
 #define __hot_inline inline __attribute__((always_inline))
 #define __cold_noinline __attribute__((noinline, cold))
+/* Out of line so that the callers' one-page paths keep a small frame. */
+#define __batch_noinline __attribute__((noinline))
 
 /* The node an allocation starts from: @nid, or the calling CPU's for NLRU_NUMA_NO_NODE. */
 static __hot_inline struct pglist_data *preferred_pgdat(struct nlru_engine *eng, int nid)
@@ -1098,29 +1100,41 @@ int nlru_alloc_pages(struct nlru_engine *eng, unsigned int gfp, unsigned int ord
 	return alloc_checked(eng, gfp, order, nid, addr);
 }
 
-/* Pages below which the bulk calls go one page at a time (measured in bench/alloc_free). */
-#define BULK_MIN 2
+/* Pages one restartable sequence of the bulk calls moves at most (a stack buffer). */
+#define BULK_SEQ_MAX 32
+
+/* Hand out page @pfn of @zone as the next NULL entry of @pages from *@i on. */
+static __hot_inline void bulk_give_page(struct zone *zone, uint32_t pfn, unsigned int gfp,
+					void **pages, size_t *i)
+{
+	while (pages[*i])
+		(*i)++;
+	prep_new_page(zone, &zone->zone_pgdat->pages[pfn], 0);
+	pages[*i] = page_address(zone->zone_pgdat, pfn);
+	finish_page(zone->zone_pgdat, &zone->zone_pgdat->pages[pfn], gfp, 0, pages[*i]);
+	(*i)++;
+}
 
 /*
  * The batch part of alloc_pages_bulk() (Linux 5.13 mm/page_alloc.c, __alloc_pages_bulk()):
- * the first zone whose low watermark still holds with every page asked for gone, and the
- * calling CPU's list of it locked once for them all, refilled from the buddy lists as it
- * empties.  Fills NULL entries of @pages; returns how many it filled.
+ * the first zone whose low watermark still holds with every page asked for gone; from the
+ * calling CPU's list of it, first what the list holds, taken in restartable sequences of up
+ * to BULK_SEQ_MAX pages without its lock (one sequence where a single call takes one page),
+ * then the rest with the list locked and refilled from the buddy lists as it empties.  Fills
+ * the first @want NULL entries of @pages; returns how many it filled.
  */
-static size_t alloc_pages_bulk_pcp(struct nlru_engine *eng, unsigned int gfp, int nid, size_t nr,
-				   void **pages)
+static __batch_noinline size_t alloc_pages_bulk_pcp(struct nlru_engine *eng, unsigned int gfp,
+						    int nid, size_t want, void **pages)
 {
 	struct pglist_data *pgdat = preferred_pgdat(eng, nid);
 	struct zonelist *zonelist = node_zonelist(pgdat, gfp);
 	int high_zoneidx = gfp_zone(gfp), mt = gfpflags_to_migratetype(gfp, eng->migratetype_mask);
 	struct zoneref *preferred = first_zones_zonelist(zonelist, high_zoneidx), *z = preferred;
-	size_t want = 0, got = 0;
+	size_t got = 0, i = 0;
 	struct per_cpu_pages *pcp;
 	struct zone *zone;
 	int cpu, count;
 
-	for (size_t i = 0; i < nr; i++)
-		want += !pages[i];
 	for_next_zone_zonelist(zone, z, high_zoneidx) {
 		if (zone_watermark_fast(zone, 0, low_wmark_pages(zone) + want, preferred->zone_idx,
 					ALLOC_WMARK_LOW))
@@ -1128,30 +1142,39 @@ static size_t alloc_pages_bulk_pcp(struct nlru_engine *eng, unsigned int gfp, in
 	}
 	if (!zone)
 		return 0;
-	pcp = pcp_lock_local(eng, zone->pageset[mt], &cpu);
-	count = pcp_count(pcp);
-	for (size_t i = 0; i < nr; i++) {
-		uint32_t pfn;
+	while (got < want) {
+		uint32_t pfns[BULK_SEQ_MAX];
+		int k = pcp_pop_n_fast(eng, zone->pageset[mt], pfns,
+				       (uint32_t)MIN(want - got, (size_t)BULK_SEQ_MAX));
 
-		if (pages[i])
-			continue;
-		if (!count) {
-			spin_lock(&zone->lock);
-			count = rmqueue_bulk(zone, pcp->batch, pcp->pfns, mt);
-			spin_unlock(&zone->lock);
-			pcp_stat_add(pcp, PCP_REFILLED, count);
-			if (!count)
-				break;
-		}
-		pfn = pcp->pfns[--count];
-		prep_new_page(zone, &zone->zone_pgdat->pages[pfn], 0);
-		pages[i] = page_address(zone->zone_pgdat, pfn);
-		/* Charged and cleared under the lock, as Linux's prep_new_page() is. */
-		finish_page(zone->zone_pgdat, &zone->zone_pgdat->pages[pfn], gfp, 0, pages[i]);
-		got++;
+		if (k <= 0)
+			break;
+		for (int j = 0; j < k; j++)
+			bulk_give_page(zone, pfns[j], gfp, pages, &i);
+		got += (size_t)k;
 	}
-	pcp_set_count(pcp, count, got);
-	pcp_unlock(eng, pcp);
+	if (got < want) {
+		size_t locked = 0;
+
+		pcp = pcp_lock_local(eng, zone->pageset[mt], &cpu);
+		count = pcp_count(pcp);
+		while (got + locked < want) {
+			if (!count) {
+				spin_lock(&zone->lock);
+				count = rmqueue_bulk(zone, pcp->batch, pcp->pfns, mt);
+				spin_unlock(&zone->lock);
+				pcp_stat_add(pcp, PCP_REFILLED, count);
+				if (!count)
+					break;
+			}
+			/* Charged and cleared under the lock, as Linux's prep_new_page() is. */
+			bulk_give_page(zone, pcp->pfns[--count], gfp, pages, &i);
+			locked++;
+		}
+		pcp_set_count(pcp, count, locked);
+		pcp_unlock(eng, pcp);
+		got += locked;
+	}
 	/* zone_statistics() for the lot: the per-CPU lists count only the exceptions. */
 	if (zone->node != preferred->zone->node) {
 		atomic_fetch_add_explicit(&zone->pcp_numa_miss, (long)got, memory_order_relaxed);
@@ -1162,29 +1185,21 @@ static size_t alloc_pages_bulk_pcp(struct nlru_engine *eng, unsigned int gfp, in
 	return got;
 }
 
-int nlru_alloc_pages_bulk(struct nlru_engine *eng, unsigned int gfp, int nid, size_t nr,
-			  void **pages)
+/* nlru_alloc_pages_bulk() for two entries or more, its arguments known to be good. */
+static __batch_noinline int alloc_pages_bulk_many(struct nlru_engine *eng, unsigned int gfp,
+						  int nid, size_t nr, void **pages)
 {
 	size_t filled = 0, populated = 0;
 
-	if (unlikely(!eng))
-		return -EINVAL;
-	if (unlikely(!pages && nr))
-		return log_einval(&eng->log, "alloc_bulk: pages is NULL");
-	if (unlikely(nr > INT_MAX))
-		return log_einval(&eng->log, "alloc_bulk: %zu pages is more than one call returns",
-				  nr);
-	if (unlikely(!gfp_nid_ok(eng, gfp, nid)))
-		return bad_alloc(eng, gfp, 0, nid);
 	for (size_t i = 0; i < nr; i++)
 		populated += pages[i] != NULL;
 	/*
 	 * Zone mode's fair policy charges each page to a zone's batch, and a page about to be
-	 * dirtied is placed by the dirty limits: those go one at a time.  So do one or two
-	 * pages, for which the lock-free path of single calls is quicker than a locked list.
+	 * dirtied is placed by the dirty limits: those go one at a time.  So does a lone page,
+	 * as in Linux: the single call's path is the shorter.
 	 */
-	if (nr - populated > BULK_MIN && !eng->fair_zone_policy && !(gfp & NLRU_GFP_WRITE)) {
-		filled = alloc_pages_bulk_pcp(eng, gfp, nid, nr, pages);
+	if (nr - populated > 1 && !eng->fair_zone_policy && !(gfp & NLRU_GFP_WRITE)) {
+		filled = alloc_pages_bulk_pcp(eng, gfp, nid, nr - populated, pages);
 		/* Linux's rule: the batch gave some, or one page comes the usual way. */
 		for (size_t i = 0; !filled && i < nr; i++)
 			if (!pages[i]) {
@@ -1200,6 +1215,23 @@ int nlru_alloc_pages_bulk(struct nlru_engine *eng, unsigned int gfp, int nid, si
 			filled++;
 		}
 	return (int)(populated + filled);
+}
+
+int nlru_alloc_pages_bulk(struct nlru_engine *eng, unsigned int gfp, int nid, size_t nr,
+			  void **pages)
+{
+	if (unlikely(!eng))
+		return -EINVAL;
+	if (unlikely(!pages && nr))
+		return log_einval(&eng->log, "alloc_bulk: pages is NULL");
+	if (unlikely(nr > INT_MAX))
+		return log_einval(&eng->log, "alloc_bulk: %zu pages is more than one call returns",
+				  nr);
+	if (unlikely(!gfp_nid_ok(eng, gfp, nid)))
+		return bad_alloc(eng, gfp, 0, nid);
+	if (nr == 1) /* a lone page: the single call's path is the shorter, as in Linux */
+		return pages[0] ? 1 : !alloc_checked(eng, gfp, 0, nid, &pages[0]);
+	return alloc_pages_bulk_many(eng, gfp, nid, nr, pages);
 }
 
 static __hot_inline struct pglist_data *addr_to_pgdat(struct nlru_engine *eng, const void *addr)
@@ -1298,62 +1330,63 @@ int nlru_free_pages(struct nlru_engine *eng, void *addr, unsigned int order)
 	return free_checked(eng, addr, order);
 }
 
-/* The per-CPU list nlru_free_pages_bulk() holds locked, and what it has pushed. */
-struct bulk_free_list {
+/* Pages nlru_free_pages_bulk() has claimed that go onto one list: one zone, one type. */
+struct bulk_free_run {
 	struct zone *zone;
 	int mt;
-	struct per_cpu_pages *pcp;
-	int count;
+	uint32_t n;
+	uint32_t pfns[BULK_SEQ_MAX];
 };
 
-static void bulk_free_unlock(struct nlru_engine *eng, struct bulk_free_list *l)
+/*
+ * Push a run onto this CPU's list of its zone and type: in one restartable sequence if the
+ * list stays below high, else with the list locked, a batch sent back to the buddy lists
+ * each time it reaches high.
+ */
+static void bulk_free_flush(struct nlru_engine *eng, struct bulk_free_run *run)
 {
-	if (!l->pcp)
-		return;
-	pcp_set_count(l->pcp, l->count, 0);
-	pcp_unlock(eng, l->pcp);
-	l->pcp = NULL;
+	struct per_cpu_pages *pcp;
+	int cpu, count;
+
+	if (!run->n || !pcp_push_n_fast(eng, run->zone->pageset[run->mt], run->pfns, run->n))
+		goto out;
+	pcp = pcp_lock_local(eng, run->zone->pageset[run->mt], &cpu);
+	count = pcp_count(pcp);
+	for (uint32_t j = 0; j < run->n; j++) {
+		pcp->pfns[count++] = run->pfns[j];
+		if (count >= pcp->high) {
+			free_pcp_batch(run->zone, pcp, count, MIN(pcp->batch, count));
+			count = pcp_count(pcp);
+		}
+	}
+	pcp_set_count(pcp, count, 0);
+	pcp_unlock(eng, pcp);
+out:
+	run->n = 0;
 }
 
 /*
  * release_pages() for order-0 pages (Linux 5.13's free_unref_page_list()): each page claimed
- * as nlru_free_pages() claims it, then pushed onto this CPU's list of its zone and type, the
- * list locked once for a run of pages that share them, a batch sent back to the buddy lists
- * each time it reaches high.
+ * as nlru_free_pages() claims it, and the pages that share a zone and a type pushed onto this
+ * CPU's list of them together, up to BULK_SEQ_MAX at a time.
  */
-int nlru_free_pages_bulk(struct nlru_engine *eng, void **pages, size_t nr)
+static __batch_noinline int free_pages_bulk_runs(struct nlru_engine *eng, void **pages, size_t nr)
 {
-	struct bulk_free_list l = {.pcp = NULL};
-	size_t set = 0;
+	struct bulk_free_run run; /* not zeroed whole: rep stos would cost a short call dear */
 	int err = 0;
 
-	if (unlikely(!eng))
-		return -EINVAL;
-	if (unlikely(!pages && nr))
-		return log_einval(&eng->log, "free_bulk: pages is NULL");
-	for (size_t i = 0; i < nr && set <= BULK_MIN; i++)
-		set += pages[i] != NULL;
-	if (set <= BULK_MIN) {
-		for (size_t i = 0; i < nr; i++)
-			if (pages[i]) {
-				int r = free_checked(eng, pages[i], 0);
-
-				err = err ? err : r;
-			}
-		return err;
-	}
+	run.n = 0;
 	for (size_t i = 0; i < nr; i++) {
 		struct pglist_data *pgdat;
 		struct page *page;
 		struct zone *zone;
 		uint32_t pfn, flags;
-		int one = 1, mt, cpu;
+		int one = 1, mt;
 
 		if (!pages[i])
 			continue;
 		pgdat = addr_to_pgdat(eng, pages[i]);
 		if (unlikely(!pgdat || ((uintptr_t)pages[i] & (PAGE_SIZE - 1)))) {
-			bulk_free_unlock(eng, &l);
 			err = err ? err : bad_free(eng, pages[i], 0);
 			continue;
 		}
@@ -1365,7 +1398,6 @@ int nlru_free_pages_bulk(struct nlru_engine *eng, void **pages, size_t nr)
 		if (unlikely((flags & PAGE_ORDER_MASK) || page_owned(page) ||
 			     !__atomic_compare_exchange_n(&page->refcount, &one, 0, false,
 							  __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))) {
-			bulk_free_unlock(eng, &l);
 			err = err ? err : bad_free(eng, pages[i], 0);
 			continue;
 		}
@@ -1375,22 +1407,25 @@ int nlru_free_pages_bulk(struct nlru_engine *eng, void **pages, size_t nr)
 		/* Highatomic pages go on the movable list, as free_pcp_page() puts them. */
 		if (mt >= MIGRATE_PCPTYPES)
 			mt = MIGRATE_MOVABLE;
-		if (l.pcp && (l.zone != zone || l.mt != mt))
-			bulk_free_unlock(eng, &l);
-		if (!l.pcp) {
-			l.pcp = pcp_lock_local(eng, zone->pageset[mt], &cpu);
-			l.zone = zone;
-			l.mt = mt;
-			l.count = pcp_count(l.pcp);
-		}
-		l.pcp->pfns[l.count++] = pfn;
-		if (l.count >= l.pcp->high) {
-			free_pcp_batch(zone, l.pcp, l.count, MIN(l.pcp->batch, l.count));
-			l.count = pcp_count(l.pcp);
-		}
+		if (run.n && (run.zone != zone || run.mt != mt || run.n == BULK_SEQ_MAX))
+			bulk_free_flush(eng, &run);
+		run.zone = zone;
+		run.mt = mt;
+		run.pfns[run.n++] = pfn;
 	}
-	bulk_free_unlock(eng, &l);
+	bulk_free_flush(eng, &run);
 	return err;
+}
+
+int nlru_free_pages_bulk(struct nlru_engine *eng, void **pages, size_t nr)
+{
+	if (unlikely(!eng))
+		return -EINVAL;
+	if (unlikely(!pages && nr))
+		return log_einval(&eng->log, "free_bulk: pages is NULL");
+	if (nr == 1) /* a lone page: the single call's path is the shorter */
+		return pages[0] ? free_checked(eng, pages[0], 0) : 0;
+	return free_pages_bulk_runs(eng, pages, nr);
 }
 
 int nlru_drain_pages(struct nlru_engine *eng)

@@ -136,6 +136,79 @@ busy:
 	return -EAGAIN;
 }
 
+/*
+ * pop_n: count > 0, k = min(count, @n), out[0 .. k) = pfns[count - 1] down to pfns[count - k]
+ * (hottest first), commit state - k + k allocations.  @n >= 1.  Returns k.
+ */
+static inline int rseq_pop_n(struct per_cpu_pages *base, uint32_t ncpu, uint32_t *out, uint32_t n)
+{
+	struct rseq *rs = rseq_area();
+	uint32_t k = 0;
+
+	__asm__ __volatile__ goto(
+		RSEQ_CS_BEGIN "movq 8(%%rax), %%rcx\n\t"
+			      "movzwl %%cx, %%edx\n\t"
+			      "testl %%edx, %%edx\n\t"
+			      "jz %l[busy]\n\t"
+			      "movl %[n], %%r8d\n\t"
+			      "cmpl %%r8d, %%edx\n\t"
+			      "cmovbl %%edx, %%r8d\n\t"
+			      "movq 16(%%rax), %%rsi\n\t"
+			      "xorl %%r9d, %%r9d\n\t"
+			      "5:\n\t"
+			      "movl -4(%%rsi,%%rdx,4), %%r10d\n\t"
+			      "movl %%r10d, (%[out],%%r9,4)\n\t"
+			      "decl %%edx\n\t"
+			      "incl %%r9d\n\t"
+			      "cmpl %%r8d, %%r9d\n\t"
+			      "jb 5b\n\t"
+			      "movl %%r8d, (%[k])\n\t"
+			      "imulq $0xffff, %%r8, %%r8\n\t"
+			      "addq %%r8, %%rcx\n\t"
+			      "movq %%rcx, 8(%%rax)\n\t" RSEQ_CS_END
+		:
+		: [rseq_cs] "m"(rs->rseq_cs), [cpu_id] "m"(rs->cpu_id), [base] "r"(base),
+		  [ncpu] "r"(ncpu), [out] "r"(out), [n] "r"(n), [k] "r"(&k)
+		: "memory", "cc", "rax", "rcx", "rdx", "rsi", "r8", "r9", "r10"
+		: busy);
+	return (int)k;
+busy:
+	return -EAGAIN;
+}
+
+/* push_n: count + @n < high, pfns[count .. count + n) = in[0 .. n), commit state + n.  @n >= 1. */
+static inline int rseq_push_n(struct per_cpu_pages *base, uint32_t ncpu, const uint32_t *in,
+			      uint64_t n)
+{
+	struct rseq *rs = rseq_area();
+
+	__asm__ __volatile__ goto(RSEQ_CS_BEGIN "movq 8(%%rax), %%rcx\n\t"
+						"movzwl %%cx, %%edx\n\t"
+						"leaq (%%rdx,%[n]), %%rsi\n\t"
+						"movslq 4(%%rax), %%r8\n\t"
+						"cmpq %%r8, %%rsi\n\t"
+						"jge %l[busy]\n\t"
+						"movq 16(%%rax), %%rsi\n\t"
+						"leaq (%%rsi,%%rdx,4), %%rsi\n\t"
+						"xorl %%r9d, %%r9d\n\t"
+						"5:\n\t"
+						"movl (%[in],%%r9,4), %%r10d\n\t"
+						"movl %%r10d, (%%rsi,%%r9,4)\n\t"
+						"incq %%r9\n\t"
+						"cmpq %[n], %%r9\n\t"
+						"jb 5b\n\t"
+						"addq %[n], %%rcx\n\t"
+						"movq %%rcx, 8(%%rax)\n\t" RSEQ_CS_END
+				  :
+				  : [rseq_cs] "m"(rs->rseq_cs), [cpu_id] "m"(rs->cpu_id),
+				    [base] "r"(base), [ncpu] "r"(ncpu), [in] "r"(in), [n] "r"(n)
+				  : "memory", "cc", "rax", "rcx", "rdx", "rsi", "r8", "r9", "r10"
+				  : busy);
+	return 0;
+busy:
+	return -EAGAIN;
+}
+
 /* lock this CPU's list: it is free, commit our token; the CPU is returned in *cpu. */
 static inline int rseq_lock(struct per_cpu_pages *base, uint32_t ncpu, int token, int *cpu)
 {
@@ -161,6 +234,17 @@ static inline int rseq_pop(struct per_cpu_pages *base, uint32_t ncpu, uint32_t *
 }
 
 static inline int rseq_push(struct per_cpu_pages *base, uint32_t ncpu, uint32_t pfn)
+{
+	return -EAGAIN;
+}
+
+static inline int rseq_pop_n(struct per_cpu_pages *base, uint32_t ncpu, uint32_t *out, uint32_t n)
+{
+	return -EAGAIN;
+}
+
+static inline int rseq_push_n(struct per_cpu_pages *base, uint32_t ncpu, const uint32_t *in,
+			      uint64_t n)
 {
 	return -EAGAIN;
 }
@@ -195,6 +279,28 @@ static inline int pcp_push_fast(struct nlru_engine *eng, struct per_cpu_pages *b
 	if (likely(eng->pcp_rseq))
 		return rseq_push(base, (uint32_t)eng->nr_cpus, pfn);
 	return pcp_push_locked(eng, base, pfn);
+}
+
+/*
+ * Take up to @n (>= 1) of the hottest pages of this CPU's list in one sequence, hottest first
+ * in @out.  How many (> 0), or -EAGAIN (empty, locked, no restartable sequences: the caller
+ * locks the list instead).
+ */
+static inline int pcp_pop_n_fast(struct nlru_engine *eng, struct per_cpu_pages *base, uint32_t *out,
+				 uint32_t n)
+{
+	if (likely(eng->pcp_rseq))
+		return rseq_pop_n(base, (uint32_t)eng->nr_cpus, out, n);
+	return -EAGAIN;
+}
+
+/* Add @n (>= 1) pages to this CPU's list in one sequence.  0, or -EAGAIN as above. */
+static inline int pcp_push_n_fast(struct nlru_engine *eng, struct per_cpu_pages *base,
+				  const uint32_t *in, uint32_t n)
+{
+	if (likely(eng->pcp_rseq))
+		return rseq_push_n(base, (uint32_t)eng->nr_cpus, in, n);
+	return -EAGAIN;
 }
 
 /* Lock the list of the CPU this thread runs on, returned in *cpu.  Order-checked (witness.h). */

@@ -99,6 +99,50 @@ Test(pcp, counters_match_the_allocator)
 	destroy_engine(eng);
 }
 
+/*
+ * The bulk calls move pages as that many single calls would: a free pushes them in order, an
+ * allocation takes the hottest first, from the list while it holds them and then in batches
+ * from the buddy lists; a free that would reach high sends batches back.
+ */
+Test(pcp, bulk_calls_move_pages_as_single_calls_would)
+{
+	run_in_mode(NLRU_MODE_NODE); /* zone mode's fair policy takes bulk pages one by one */
+	struct nlru_engine *eng = test_engine(64, NULL);
+	struct per_cpu_pages *pcp = pcp0(eng);
+	void *p[20], *q[4] = {NULL}, *r[10] = {NULL};
+	uint64_t allocs;
+
+	for (int i = 0; i < 20; i++)
+		cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 0, 0, &p[i]), 0);
+	cr_assert_eq(nlru_drain_pages(eng), 0);
+	cr_assert_eq(nlru_free_pages_bulk(eng, p, 10), 0);
+	cr_expect_eq(pcp_count(pcp), 10, "the ten pages stay on the list");
+	cr_expect_eq(normal_free(eng), 12288 - 20);
+	allocs = pcp_allocs(pcp);
+	cr_assert_eq(nlru_alloc_pages_bulk(eng, NLRU_GFP_KERNEL, 0, 4, q), 4);
+	for (int i = 0; i < 4; i++)
+		cr_expect_eq(q[i], p[9 - i], "page %d of the batch is not the list's hottest", i);
+	cr_expect_eq(pcp_count(pcp), 6);
+	cr_expect_eq(pcp_allocs(pcp) - allocs, 4);
+	/* Six from the list, then two batches of 3 from the buddy lists for the other four. */
+	cr_assert_eq(nlru_alloc_pages_bulk(eng, NLRU_GFP_KERNEL, 0, 10, r), 10);
+	for (int i = 0; i < 6; i++)
+		cr_expect_eq(r[i], p[5 - i], "page %d of the batch is not the list's hottest", i);
+	cr_expect_eq(pcp_count(pcp), 2);
+	cr_expect_eq(pcp_allocs(pcp) - allocs, 14);
+	cr_expect_eq(normal_free(eng), 12288 - 20 - 6);
+	/* 2 + 24 pages would pass high (18): batches of 3 go back, the list stays below it. */
+	cr_assert_eq(nlru_free_pages_bulk(eng, &p[10], 10), 0);
+	cr_assert_eq(nlru_free_pages_bulk(eng, r, 10), 0);
+	cr_assert_eq(nlru_free_pages_bulk(eng, q, 4), 0);
+	cr_expect_lt(pcp_count(pcp), 18);
+	cr_expect_eq(normal_free(eng) + pcp_count(pcp), 12288);
+	check_pages_accounted(eng, 0);
+	cr_assert_eq(nlru_drain_pages(eng), 0);
+	check_free_lists(eng);
+	destroy_engine(eng);
+}
+
 Test(pcp, freeing_resets_the_node_scan_count)
 {
 	run_in_mode(NLRU_MODE_NODE); /* zone mode resets the zone's: test_zone_mode.c */
