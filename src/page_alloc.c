@@ -1367,8 +1367,8 @@ out:
 
 /*
  * release_pages() for order-0 pages (Linux 5.13's free_unref_page_list()): each page claimed
- * as nlru_free_pages() claims it, and the pages that share a zone and a type pushed onto this
- * CPU's list of them together, up to BULK_SEQ_MAX at a time.
+ * as nlru_free_pages() claims it and its entry cleared, and the pages that share a zone and a
+ * type pushed onto this CPU's list of them together, up to BULK_SEQ_MAX at a time.
  */
 static __batch_noinline int free_pages_bulk_runs(struct nlru_engine *eng, void **pages, size_t nr)
 {
@@ -1402,6 +1402,7 @@ static __batch_noinline int free_pages_bulk_runs(struct nlru_engine *eng, void *
 			continue;
 		}
 		page->private = 0; /* the caller's word (nlru_page_set_private()) */
+		pages[i] = NULL;
 		if (unlikely(flags & (1u << PG_slab)))
 			slab_uncharge(zone, page, flags, 0);
 		/* Highatomic pages go on the movable list, as free_pcp_page() puts them. */
@@ -1423,8 +1424,13 @@ int nlru_free_pages_bulk(struct nlru_engine *eng, void **pages, size_t nr)
 		return -EINVAL;
 	if (unlikely(!pages && nr))
 		return log_einval(&eng->log, "free_bulk: pages is NULL");
-	if (nr == 1) /* a lone page: the single call's path is the shorter */
-		return pages[0] ? free_checked(eng, pages[0], 0) : 0;
+	if (nr == 1) { /* a lone page: the single call's path is the shorter */
+		int err = pages[0] ? free_checked(eng, pages[0], 0) : 0;
+
+		if (!err)
+			pages[0] = NULL;
+		return err;
+	}
 	return free_pages_bulk_runs(eng, pages, nr);
 }
 

@@ -360,8 +360,9 @@ NLRU_API int nlru_alloc_pages_bulk(struct nlru_engine *eng, unsigned int gfp, in
 /*
  * nlru_free_pages_bulk - free every non-NULL entry of @pages[0 .. @nr), each an order-0 page
  * of nlru_alloc_pages() or nlru_alloc_pages_bulk() (Linux's release_pages()): pushed onto this
- * CPU's lists, a run of pages of one zone and type at a time.  The entries are not changed.
- * Returns 0, or the error of the first entry refused (as nlru_free_pages()
+ * CPU's lists, a run of pages of one zone and type at a time.  Each entry freed is set to
+ * NULL, so the array is ready for the next nlru_alloc_pages_bulk(); an entry refused keeps
+ * its value.  Returns 0, or the error of the first entry refused (as nlru_free_pages()
  * refuses and logs it), the others freed all the same.  Thread-safe.
  */
 NLRU_API int nlru_free_pages_bulk(struct nlru_engine *eng, void **pages, size_t nr);

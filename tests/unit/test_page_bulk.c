@@ -96,18 +96,27 @@ Test(page_bulk, a_bad_entry_is_refused_and_the_others_freed)
 {
 	struct nlru_engine *eng = test_engine(16, NULL);
 	uint64_t before = free_pages(eng);
-	void *pages[8] = {NULL}, *block;
+	void *pages[8] = {NULL}, *block, *first;
 	int local;
 
 	cr_assert_eq(nlru_alloc_pages_bulk(eng, NLRU_GFP_KERNEL, 0, 6, pages), 6);
 	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 2, 0, &block), 0);
 	pages[6] = block; /* order 2: not for a bulk free */
 	pages[7] = &local;
+	first = pages[0];
 	cr_expect_eq(nlru_free_pages_bulk(eng, pages, 8), -EINVAL);
 	cr_expect(strstr(test_log_last, "refused"), "%s", test_log_last);
+	for (int i = 0; i < 6; i++)
+		cr_expect_null(pages[i], "entry %d was freed but not cleared", i);
+	cr_expect_eq(pages[6], block, "a refused entry was changed");
+	cr_expect_eq(pages[7], (void *)&local, "a refused entry was changed");
 	cr_assert_eq(nlru_free_pages(eng, block, 2), 0, "the order-2 block was left alone");
 	cr_expect_eq(free_pages(eng), before);
+	pages[0] = first;
 	cr_expect_eq(nlru_free_pages_bulk(eng, pages, 1), -EINVAL, "a double free");
+	cr_expect_eq(pages[0], first, "a refused entry was changed");
+	pages[1] = first;
+	cr_expect_eq(nlru_free_pages_bulk(eng, pages, 2), -EINVAL, "a double free");
 	cr_expect_eq(nlru_alloc_pages_bulk(eng, NLRU_GFP_KERNEL, 0, 4, NULL), -EINVAL);
 	cr_expect_eq(nlru_alloc_pages_bulk(eng, NLRU_GFP_DMA | NLRU_GFP_DMA32, 0, 4, pages),
 		     -EINVAL);
