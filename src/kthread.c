@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <nodelru/nodelru.h>
+
 #include "current.h"
 #include "kthread.h"
 
@@ -22,9 +24,15 @@ static void *kthread_main(void *p)
 {
 	struct kthread_start start = *(struct kthread_start *)p;
 
-	free(p);
+	/* Marked before any call, so that an allocator asking nlru_in_engine_thread() knows. */
 	current_flags |= PF_KTHREAD;
+	free(p);
 	return start.fn(start.arg);
+}
+
+int nlru_in_engine_thread(void)
+{
+	return !!(current_flags & PF_KTHREAD);
 }
 
 int kthread_run(pthread_t *thread, void *(*fn)(void *), void *arg, const char *namefmt, ...)

@@ -440,6 +440,16 @@ NLRU_API int nlru_addr_node(const struct nlru_engine *eng, const void *addr, siz
 NLRU_API int nlru_current_node(const struct nlru_engine *eng);
 
 /*
+ * nlru_in_engine_thread - 1 when the calling thread is one of an engine's own threads
+ * (kswapd, kcompactd, the flusher, the block device's thread, a mapped region's fault
+ * threads; Linux's PF_KTHREAD), else 0.  Reclaim in those threads allocates memory of its
+ * own (I/O requests, buffers): an allocator that serves a program from engine memory, where
+ * a touch may wait for a fault thread, serves these threads from elsewhere so that none waits
+ * on itself.  One thread-local load; never blocks.
+ */
+NLRU_API int nlru_in_engine_thread(void);
+
+/*
  * Anonymous regions: the engine's vma and page table.  A region is a range of virtual pages
  * of one owner; each page is resident in engine memory, swapped out to the swap file, or not
  * yet touched.  Pin a page to use its memory; the engine reclaims unpinned pages under

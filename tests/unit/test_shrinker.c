@@ -37,7 +37,8 @@ struct cache {
 	_Atomic long scanned, scans, counts, last_nid;
 	_Atomic unsigned int last_gfp, last_flags;
 	_Atomic int last_priority;
-	bool stop; /* answer NLRU_SHRINK_STOP */
+	_Atomic long engine_thread_scans; /* scans nlru_in_engine_thread() said 1 in */
+	bool stop;                        /* answer NLRU_SHRINK_STOP */
 };
 
 static unsigned long cache_count(void *arg, struct nlru_shrink_control *sc)
@@ -58,6 +59,7 @@ static unsigned long cache_scan(void *arg, struct nlru_shrink_control *sc)
 	atomic_store(&c->last_gfp, sc->gfp_mask);
 	atomic_store(&c->last_flags, sc->flags);
 	atomic_store(&c->last_priority, sc->priority);
+	atomic_fetch_add(&c->engine_thread_scans, nlru_in_engine_thread());
 	if (c->stop)
 		return NLRU_SHRINK_STOP;
 	atomic_fetch_add(&c->scanned, (long)sc->nr_to_scan);
@@ -202,6 +204,7 @@ Test(shrinker, the_control_says_who_asks_with_which_flags)
 	cr_assert_gt(c.scans, 0, "direct reclaim asked the cache");
 	cr_expect_eq(c.last_gfp, NLRU_GFP_NOFS, "the allocation's flags: 0x%x", c.last_gfp);
 	cr_expect_eq(c.last_flags, 0, "an allocating thread asked");
+	cr_expect_eq(c.engine_thread_scans, 0, "the allocating thread is not the engine's");
 	cr_expect(c.last_priority >= 0 && c.last_priority <= 12, "priority %d", c.last_priority);
 	cr_assert_eq(nlru_free_pages(eng, p, 0), 0);
 
@@ -212,6 +215,32 @@ Test(shrinker, the_control_says_who_asks_with_which_flags)
 	cr_assert_gt(c.scans, 0, "kswapd asked the cache");
 	cr_expect_eq(c.last_flags, NLRU_SHRINK_KSWAPD);
 	cr_expect_eq(c.last_gfp, NLRU_GFP_KERNEL, "kswapd's flags: 0x%x", c.last_gfp);
+	cr_assert_eq(nlru_shrinker_unregister(s), 0);
+	cache_empty(&c);
+	destroy_engine(eng);
+}
+
+/* The kswapd thread is one of the engine's own: nlru_in_engine_thread() says so there. */
+Test(shrinker, kswapd_runs_shrinkers_in_an_engine_thread)
+{
+	static struct cache c;
+	struct nlru_engine *eng = test_swap_engine(8, 0, true);
+	struct nlru_shrinker *s;
+
+	void *p;
+
+	c.eng = eng;
+	c.stop = true; /* the cache keeps its pages, so filling it never races a scan */
+	s = register_cache(&c, 32, 0);
+	cr_expect_eq(nlru_in_engine_thread(), 0);
+	/* Allocations that never reclaim themselves: below the low watermark they wake kswapd. */
+	cache_fill(&c, NLRU_GFP_SLAB_RECLAIMABLE, 4096);
+	for (int round = 0; round < 1000 && !atomic_load(&c.engine_thread_scans); round++) {
+		if (nlru_alloc_pages(eng, NLRU_GFP_NOWAIT | NLRU_GFP_NOWARN, 0, 0, &p) == 0)
+			cr_assert_eq(nlru_free_pages(eng, p, 0), 0);
+		usleep(10000);
+	}
+	cr_expect_gt(c.engine_thread_scans, 0, "kswapd never asked the cache from its thread");
 	cr_assert_eq(nlru_shrinker_unregister(s), 0);
 	cache_empty(&c);
 	destroy_engine(eng);
