@@ -4,7 +4,7 @@
 Usage: installed-refs.py DOC_DIR SOURCE_ROOT
 
 The documents a program's author reads from an installed prefix (embedding.md, api-*.md,
-tuning.md, kernel-differences.md in DOC_DIR) may name installed things only: a Markdown link
+tuning.md, kernel-differences.md, preload.md in DOC_DIR) may name installed things only: a Markdown link
 must reach a file in DOC_DIR, a path under examples/ must be installed beside them, and no
 path may start with a source-only directory of the repository (src/, tests/, jemalloc/,
 scripts/, bench/, tools/).  HTML comments (the generator's markers) are not read.
@@ -21,7 +21,7 @@ LINK_RE = re.compile(r"\]\(([^)\s]+)\)")
 
 def check(doc_dir):
     bad = []
-    names = ["embedding.md", "tuning.md", "kernel-differences.md"]
+    names = ["embedding.md", "tuning.md", "kernel-differences.md", "preload.md"]
     names += sorted(os.path.basename(p) for p in glob.glob(os.path.join(doc_dir, "api-*.md")))
     for name in names:
         path = os.path.join(doc_dir, name)
