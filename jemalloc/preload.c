@@ -90,8 +90,23 @@ static int heap_flags(void)
 	return (int)MALLOCX_ARENA(heap.arena);
 }
 
-/* glibc's malloc_usable_size(), which this library's replaces: found at load. */
-static size_t (*libc_usable_size)(void *p);
+/* glibc's malloc_usable_size(), which this library's replaces: looked up at first use. */
+static size_t (*libc_usable_size_fn)(void *p);
+
+static size_t libc_usable_size(void *p)
+{
+	if (!libc_usable_size_fn) {
+		/* dlopen() may allocate: the heap is not ready, so glibc serves it. */
+		void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+		void *sym = libc ? dlvsym(libc, "malloc_usable_size", "GLIBC_2.2.5") : NULL;
+
+		/* POSIX's way from dlsym() to a function: copy the pointer's bytes. */
+		memcpy(&libc_usable_size_fn, &sym, sizeof(sym));
+		if (!libc_usable_size_fn)
+			return 0; /* not glibc: no block of it was ever handed out */
+	}
+	return libc_usable_size_fn(p);
+}
 
 PUBLIC void *malloc(size_t size)
 {
@@ -260,23 +275,9 @@ __attribute__((constructor)) static void preload_init(void)
 {
 	const char *level = getenv("NLRU_PRELOAD_LOG");
 	struct nlru_config cfg;
-	void *libc;
 	int r;
 
 	inside_preload++;
-	libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
-	if (libc) {
-		void *sym = dlvsym(libc, "malloc_usable_size", "GLIBC_2.2.5");
-
-		/* POSIX's way from dlsym() to a function: copy the pointer's bytes. */
-		memcpy(&libc_usable_size, &sym, sizeof(sym));
-	}
-	if (!libc_usable_size) {
-		fprintf(stderr, "nodelru-preload: glibc's malloc_usable_size was not found; the "
-				"program runs on glibc's malloc, unmanaged\n");
-		inside_preload--;
-		return;
-	}
 	for (int i = 0; level && i < 4; i++)
 		if (!strcmp(level, level_names[i]))
 			log_level = i;
