@@ -17,7 +17,8 @@
  *    other libraries' constructors), and everything in a child made by fork(): glibc's
  *    malloc (__libc_malloc).  An engine thread must never touch the heap: a touch may need
  *    a fault thread, and the fault thread may be waiting for it;
- *  - free() and realloc() look at the address: the heap's go to jemalloc, others to glibc.
+ *  - free() and realloc() look at the address: the heap's go to jemalloc, others to glibc;
+ *  - what pthread_create() allocates for the new thread: glibc (see there).
  *
  * Environment, besides the engine's NLRU_* tunables (of which NLRU_SWAP_MIB defaults to four
  * times a node's memory here, not twice the engine's: a program under a budget is meant to
@@ -225,6 +226,30 @@ PUBLIC size_t malloc_usable_size(void *p)
 	if (preload_heap_owns(&heap, p))
 		return forked_child ? 0 : sallocx(p, 0);
 	return libc_usable_size(p);
+}
+
+/*
+ * Threads are made with the heap out of the way: pthread_create() allocates the new thread's
+ * table of thread-local storage blocks (ld.so's DTV), which every access to a shared
+ * library's thread-local variables reads.  On the heap, a swapped-out DTV would make the
+ * engine's own code fault while it holds an engine lock (in a purge hook, say), with the
+ * fault thread waiting for that lock.
+ */
+PUBLIC int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *),
+			  void *arg)
+{
+	static int (*real)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+	int r;
+
+	inside_preload++;
+	if (!real) {
+		void *sym = dlsym(RTLD_NEXT, "pthread_create");
+
+		memcpy(&real, &sym, sizeof(sym));
+	}
+	r = real ? real(thread, attr, start, arg) : EAGAIN;
+	inside_preload--;
+	return r;
 }
 
 static const char *const level_names[] = {"error", "warn", "info", "debug"};
