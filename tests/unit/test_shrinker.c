@@ -226,7 +226,6 @@ Test(shrinker, kswapd_runs_shrinkers_in_an_engine_thread)
 	static struct cache c;
 	struct nlru_engine *eng = test_swap_engine(8, 0, true);
 	struct nlru_shrinker *s;
-
 	void *p;
 
 	c.eng = eng;
