@@ -16,7 +16,7 @@ cgroup (v1) whose limit is the budget, with a swap file switched on for the cgro
 script exits 1, except for the cgroup runs, which the kernel may OOM-kill (their limit
 covers the program's code and its own mappings too): those are counted in the table, and
 their times left out of its median. Prints a Markdown table of medians (wall seconds, major
-faults, and the engine's swap-ins and swap-outs).
+faults, and the engine's and the cgroup's swap-ins and swap-outs).
 
 The programs and their workloads are generated here, with fixed seeds:
   sqlite3   an in-memory database: a script that inserts rows of random text, indexes them
@@ -30,7 +30,6 @@ The programs and their workloads are generated here, with fixed seeds:
 
 import argparse
 import os
-import resource
 import shutil
 import signal
 import statistics
@@ -111,7 +110,7 @@ def cc1_path():
 
 def rusage_of(cmd, env, stdin=None, cgroup=None):
     """Run @cmd (in @cgroup if given), measured alone through wait4(): its output, stderr,
-    wall time, peak resident set, major faults and exit status."""
+    wall time, peak resident set and exit status."""
     pre = None
     if cgroup:
         def pre():
@@ -133,8 +132,7 @@ def rusage_of(cmd, env, stdin=None, cgroup=None):
     out_f.seek(0)
     err_f.seek(0)
     return {"out": out_f.read(), "err": err_f.read().decode(errors="replace"), "wall": wall,
-            "rss": usage.ru_maxrss * 1024, "majflt": usage.ru_majflt,
-            "status": os.waitstatus_to_exitcode(status)}
+            "rss": usage.ru_maxrss * 1024, "status": os.waitstatus_to_exitcode(status)}
 
 
 def vmstat(path):
@@ -289,9 +287,9 @@ def main():
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
     for name, first, budget, roomy, res in rows:
         def wall(kind):
-            done = [r["wall"] for r in res[kind] if not r["status"]]
             if not res[kind]:
                 return "-"
+            done = [r["wall"] for r in res[kind] if not r["status"]]
             return "%.2f" % med(done) if done else "killed"
         b = res["budget"]
         swin = med(r["vmstat"].get("pswpin", 0) for r in b)
@@ -303,9 +301,9 @@ def main():
                               med(r["vmstat"]["pswpout"] for r in cg)) if cg else "-"
         same = all(r["out"] == first["out"] and not r["status"]
                    for kind in ("glibc", "roomy", "budget", "disk") for r in res[kind])
-        killed = sum(1 for r in res["cgroup"] if r["status"])
+        killed = sum(1 for r in cg if r["status"])
         if killed:
-            cgmaj += " (%d of %d killed)" % (killed, len(res["cgroup"]))
+            cgmaj += " (%d of %d killed)" % (killed, len(cg))
         print("| %s | %.0f | %d | %s | %s | %s | %s | %s | %d / %d | %s | %d / %s | %s |" % (
             name, first["rss"] / MIB, budget, wall("glibc"), wall("roomy"), wall("budget"),
             wall("disk"), wall("cgroup"), swin, swout, cgswap, maj, cgmaj,
