@@ -22,9 +22,11 @@
 
 #include "anon.h"
 #include "blkdev.h"
+#include "compaction.h"
 #include "current.h"
 #include "filemap.h"
 #include "flusher.h"
+#include "gfp.h"
 #include "lru.h"
 #include "owner.h"
 #include "page_alloc.h"
@@ -625,6 +627,17 @@ static enum scan_balance scan_balance(struct nlru_engine *eng, struct lruvec *lr
 }
 
 /*
+ * in_reclaim_compaction(): reclaim for a costly order, or for any high order once the
+ * priority has fallen below DEF_PRIORITY - 2, reclaims for compaction, which then needs free
+ * pages to move pages into.  Never with compaction off (a kernel without CONFIG_COMPACTION).
+ */
+static bool in_reclaim_compaction(const struct nlru_engine *eng, const struct scan_control *sc)
+{
+	return eng->cfg.compaction && sc->order &&
+	       (sc->order > PAGE_ALLOC_COSTLY_ORDER || sc->priority < DEF_PRIORITY - 2);
+}
+
+/*
  * get_scan_count(): how many pages of each list to scan at this priority.  4.8 sizes the
  * lists over the whole node, not only the eligible zones.  Returns the pages of the types
  * chosen (the slab shrinkers' denominator).
@@ -633,6 +646,14 @@ static unsigned long get_scan_count(struct nlru_engine *eng, struct lruvec *lruv
 				    const struct scan_control *sc, unsigned long nr[NR_LRU_LISTS])
 {
 	bool force_scan = current_is_kswapd() && !lruvec_reclaimable(eng, lruvec);
+	/*
+	 * A scale rule: should_continue_reclaim() goes on only while passes find pages, and at
+	 * Linux's scale a priority-12 pass over lists long enough to give 2^(order+1) pages
+	 * scans dozens of them; over an engine's lists of a few thousand pages size >> priority
+	 * is 0 or 1, and the anon/file fraction rounds it to 0.  So when a reclaim/compaction
+	 * pass would scan nothing, each list it may scan gives up to SWAP_CLUSTER_MAX.
+	 */
+	bool compaction_scan = in_reclaim_compaction(eng, sc);
 	enum scan_balance balance = scan_balance(eng, lruvec, sc);
 	unsigned long fraction[2] = {1, 1}, denominator = 1, lru_pages = 0;
 	bool some_scanned = false;
@@ -653,6 +674,8 @@ static unsigned long get_scan_count(struct nlru_engine *eng, struct lruvec *lruv
 				scan = scan * fraction[file] / denominator;
 			else if ((balance == SCAN_FILE && !file) || (balance == SCAN_ANON && file))
 				size = scan = 0;
+			if (!scan && pass && compaction_scan)
+				scan = MIN(size, SWAP_CLUSTER_MAX);
 			nr[lru] = scan;
 			lru_pages += size;
 			some_scanned |= scan != 0;
@@ -731,7 +754,7 @@ static unsigned long shrink_lruvec(struct nlru_engine *eng, struct lruvec *lruve
 /*
  * One reclaim pass over @lruvec, then the shrinkers in proportion to what it scanned when
  * @with_slab (always for a node, 4.8; only for the classzone's zone, 4.7).  True if it made
- * progress.  should_continue_reclaim() only loops for compaction, which is not modelled.
+ * progress.
  */
 static bool shrink_lruvec_and_slab(struct nlru_engine *eng, struct lruvec *lruvec,
 				   struct scan_control *sc, bool with_slab)
@@ -759,15 +782,124 @@ static bool shrink_lruvec_and_slab(struct nlru_engine *eng, struct lruvec *lruve
 	return sc->nr_reclaimed - reclaimed || sc->nr_scanned - scanned;
 }
 
+/* compaction_suitable() says the block is there or compaction may make it. */
+static bool compaction_may_go_on(enum compact_result result)
+{
+	return result == COMPACT_SUCCESS || result == COMPACT_CONTINUE;
+}
+
+/*
+ * What the reclaim passes since the last judgement got: should_continue_reclaim() gives up
+ * when none of the last SWAP_CLUSTER_MAX pages scanned was reclaimed.  Linux judges each pass
+ * alone, and at its scale a pass at any priority scans at least that many (a 3 GiB lruvec
+ * scans 192 pages at priority 12); an engine of tens of MiB scans 2 or 3 at priority 12, of
+ * which none may be reclaimable by chance.  So passes are judged together until they have
+ * scanned SWAP_CLUSTER_MAX pages; a pass that scans nothing ends reclaim at once.
+ */
+struct reclaim_window {
+	unsigned long reclaimed;
+	unsigned long scanned;
+	bool last_pass_scanned;
+};
+
+/*
+ * should_continue_reclaim(): in reclaim/compaction, go on reclaiming @lruvec until 2^(order+1)
+ * pages are reclaimed (while its inactive lists hold more than that) and compaction could run
+ * in a zone; stop when the last SWAP_CLUSTER_MAX pages scanned gave nothing back (every
+ * request is what Linux calls non-__GFP_REPEAT) or the last pass found nothing to scan.
+ * 4.8 asks every zone of the node up to reclaim_idx; 4.7 the lruvec's own zone, classzone 0.
+ */
+static bool should_continue_reclaim(struct nlru_engine *eng, struct lruvec *lruvec,
+				    const struct reclaim_window *w, struct scan_control *sc)
+{
+	unsigned long pages_for_compaction = 2ul << sc->order, inactive;
+	unsigned int order = (unsigned int)sc->order;
+
+	if (!in_reclaim_compaction(eng, sc))
+		return false;
+	if (!w->last_pass_scanned || (!w->reclaimed && w->scanned >= SWAP_CLUSTER_MAX))
+		return false;
+	inactive = lruvec_lru_size(lruvec, LRU_INACTIVE_FILE);
+	if (get_nr_swap_pages(eng) > 0)
+		inactive += lruvec_lru_size(lruvec, LRU_INACTIVE_ANON);
+	if (sc->nr_reclaimed < pages_for_compaction && inactive > pages_for_compaction)
+		return true;
+	if (!lruvec_is_node(lruvec))
+		return !compaction_may_go_on(compaction_suitable(eng, lruvec->zone, order, 0, 0));
+	for (int zid = 0; zid <= sc->reclaim_idx; zid++) {
+		struct zone *zone = &lruvec->pgdat->node_zones[zid];
+
+		if (managed_zone(zone) &&
+		    compaction_may_go_on(compaction_suitable(eng, zone, order, 0, sc->reclaim_idx)))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Reclaim passes over @lruvec while should_continue_reclaim() says so: one pass unless
+ * reclaiming for compaction.  True if any pass made progress.
+ */
+static bool shrink_lruvec_for_compaction(struct nlru_engine *eng, struct lruvec *lruvec,
+					 struct scan_control *sc, bool with_slab)
+{
+	struct reclaim_window w = {0};
+	bool progress = false;
+
+	for (;;) {
+		unsigned long reclaimed = sc->nr_reclaimed, scanned = sc->nr_scanned;
+
+		progress |= shrink_lruvec_and_slab(eng, lruvec, sc, with_slab);
+		w.reclaimed += sc->nr_reclaimed - reclaimed;
+		w.scanned += sc->nr_scanned - scanned;
+		w.last_pass_scanned = sc->nr_scanned != scanned;
+		if (!should_continue_reclaim(eng, lruvec, &w, sc))
+			return progress;
+		if (w.scanned >= SWAP_CLUSTER_MAX)
+			w = (struct reclaim_window){0};
+	}
+}
+
 bool shrink_node(struct nlru_engine *eng, struct pglist_data *pgdat, struct scan_control *sc)
 {
-	return shrink_lruvec_and_slab(eng, &pgdat->lruvec, sc, true);
+	return shrink_lruvec_for_compaction(eng, &pgdat->lruvec, sc, true);
 }
 
 bool shrink_zone(struct nlru_engine *eng, struct zone *zone, struct scan_control *sc,
 		 bool is_classzone)
 {
-	return shrink_lruvec_and_slab(eng, &zone->zm->lruvec, sc, is_classzone);
+	return shrink_lruvec_for_compaction(eng, &zone->zm->lruvec, sc, is_classzone);
+}
+
+/*
+ * compaction_ready(): @zone has enough free for compaction to make the block a costly
+ * request wants, with room to spare: above high (4.7: plus the balance gap) by 2^(order+1)
+ * pages, and compaction_suitable() does not say it lacks free pages (while compaction is
+ * deferred there, the watermark alone decides).  Direct reclaim passes such a zone by.
+ */
+static bool compaction_ready(struct nlru_engine *eng, struct zone *zone, struct scan_control *sc,
+			     unsigned long balance_gap)
+{
+	unsigned int order = (unsigned int)sc->order;
+	unsigned long mark = high_wmark_pages(zone) + balance_gap + (2ul << order);
+	bool watermark_ok = zone_watermark_ok(zone, 0, mark, sc->reclaim_idx, 0);
+
+	if (compaction_deferred(zone, order))
+		return watermark_ok;
+	if (compaction_suitable(eng, zone, order, 0, sc->reclaim_idx) == COMPACT_SKIPPED)
+		return false;
+	return watermark_ok;
+}
+
+/* A costly request's direct reclaim leaves @zone to compaction (both modes' shrink_zones). */
+static bool leave_zone_to_compaction(struct nlru_engine *eng, struct zone *zone,
+				     struct scan_control *sc, unsigned long balance_gap)
+{
+	if (!eng->cfg.compaction || sc->order <= PAGE_ALLOC_COSTLY_ORDER ||
+	    !compaction_ready(eng, zone, sc, balance_gap))
+		return false;
+	sc->compaction_ready = 1;
+	return true;
 }
 
 void age_active_anon(struct nlru_engine *eng, struct lruvec *lruvec, struct scan_control *sc)
@@ -790,6 +922,8 @@ void shrink_zones_48(struct nlru_engine *eng, struct zonelist *zonelist, struct 
 		/* An unreclaimable node is kswapd's to poll, not ours to rescan. */
 		if (sc->priority != DEF_PRIORITY && !sc->ignore_unreclaimable &&
 		    !lruvec_reclaimable(eng, &zone->zone_pgdat->lruvec))
+			continue;
+		if (leave_zone_to_compaction(eng, zone, sc, 0))
 			continue;
 		if (zone->zone_pgdat == last_pgdat)
 			continue;
@@ -819,6 +953,8 @@ void shrink_zones_47(struct nlru_engine *eng, struct zonelist *zonelist, struct 
 		if (sc->priority != DEF_PRIORITY && !sc->ignore_unreclaimable &&
 		    !lruvec_reclaimable(eng, &zone->zm->lruvec))
 			continue;
+		if (leave_zone_to_compaction(eng, zone, sc, zone_balance_gap(zone)))
+			continue;
 		shrink_zone(eng, zone, sc, zone->zone_idx == classzone_idx);
 	}
 }
@@ -831,7 +967,7 @@ static void reclaim_priorities(struct nlru_engine *eng, struct zonelist *zonelis
 		sc->nr_scanned = 0;
 		eng->mode->shrink_zones(eng, zonelist, sc);
 		*total_scanned += sc->nr_scanned;
-		if (sc->nr_reclaimed >= sc->nr_to_reclaim)
+		if (sc->nr_reclaimed >= sc->nr_to_reclaim || sc->compaction_ready)
 			break;
 		if (sc->priority < DEF_PRIORITY - 2)
 			sc->may_writepage = 1;
@@ -846,7 +982,8 @@ static void reclaim_priorities(struct nlru_engine *eng, struct zonelist *zonelis
 /*
  * do_try_to_free_pages(): a round that reclaimed nothing is run once more with may_thrash,
  * which lets 4.8 reclaim memcgs below their low limit.  With no memcg the second round is
- * simply another try, and counts another allocstall as 4.8's does.
+ * simply another try, and counts another allocstall as 4.8's does.  A round that stopped
+ * because a zone is ready for compaction counts as progress even if it reclaimed nothing.
  */
 static unsigned long do_try_to_free_pages(struct nlru_engine *eng, struct zonelist *zonelist,
 					  struct scan_control *sc)
@@ -860,6 +997,9 @@ static unsigned long do_try_to_free_pages(struct nlru_engine *eng, struct zoneli
 		reclaim_priorities(eng, zonelist, sc, &total_scanned);
 		if (sc->nr_reclaimed || sc->may_thrash)
 			return sc->nr_reclaimed;
+		/* Stopped for compaction: progress, so that the caller compacts, not fails. */
+		if (sc->compaction_ready)
+			return 1;
 		sc->priority = initial_priority;
 		sc->may_thrash = 1;
 	}

@@ -7,11 +7,23 @@
 
 #include <stdbool.h>
 
+#include "debug.h"
 #include "mmzone.h"
+#include "watermark.h"
 
 struct nlru_engine;
 
 #define DEF_PRIORITY 12
+
+/*
+ * 4.7's balance gap (KSWAPD_ZONE_BALANCE_GAP_RATIO): the low watermark or 1 % of the zone,
+ * whichever is smaller; kswapd leaves a zone this far above high alone, and direct reclaim
+ * for compaction stops there.
+ */
+static inline unsigned long zone_balance_gap(const struct zone *zone)
+{
+	return MIN(low_wmark_pages(zone), DIV_ROUND_UP(zone->managed_pages, 100));
+}
 
 struct scan_control {
 	unsigned long nr_to_reclaim; /* stop once this many pages are reclaimed */
@@ -25,6 +37,7 @@ struct scan_control {
 	unsigned int may_swap : 1;
 	unsigned int may_thrash : 1; /* direct reclaim's second round (4.8: memcg low limits off) */
 	unsigned int ignore_unreclaimable : 1; /* the engine's stand-in for the OOM killer */
+	unsigned int compaction_ready : 1;     /* a zone has enough free for compaction: stop */
 	unsigned long nr_scanned;   /* inactive pages looked at (mapped ones count twice) */
 	unsigned long nr_reclaimed; /* pages freed */
 };

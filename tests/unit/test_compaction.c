@@ -14,6 +14,8 @@
 #include "helpers.h"
 #include "kswapd.h"
 #include "page_alloc.h"
+#include "vmscan.h"
+#include "zonelist.h"
 
 TestSuite(compaction, .fini = test_remove_dir, .timeout = 120);
 
@@ -445,15 +447,16 @@ Test(compaction, async_failures_defer_nothing_and_sync_light_ones_defer)
 	destroy_engine(eng);
 }
 
-/* A zone-mode engine of one zone, no swap, with the compaction tunable as given. */
-static struct nlru_engine *zone_mode_engine(long compaction)
+/* 32 MiB in one zone (Normal) of @mode, a swap file of @swap_mib, kswapd off. */
+static struct nlru_engine *mode_engine(enum nlru_mode mode, long compaction, long swap_mib)
 {
 	struct nlru_engine *eng;
 	struct nlru_config cfg;
 
 	one_zone_config(&cfg);
+	cfg.swap_mib = swap_mib;
 	cfg.kswapd = 0;
-	cfg.mode = NLRU_MODE_ZONE;
+	cfg.mode = mode;
 	cfg.compaction = compaction;
 	cr_assert_eq(nlru_engine_create(&cfg, &eng), 0, "%s", test_log_last);
 	return eng;
@@ -468,7 +471,7 @@ static struct nlru_engine *zone_mode_engine(long compaction)
 Test(compaction, zone_mode_kswapd_leaves_the_block_to_compaction)
 {
 	for (long compaction = 0; compaction <= 1; compaction++) {
-		struct nlru_engine *eng = zone_mode_engine(compaction);
+		struct nlru_engine *eng = mode_engine(NLRU_MODE_ZONE, compaction, 0);
 		struct zone *normal = &NODE_DATA(eng, 0)->node_zones[ZONE_NORMAL];
 		static void *held[8192];
 		size_t n = fragment_unmovable(eng, held, 8192);
@@ -488,5 +491,96 @@ Test(compaction, zone_mode_kswapd_leaves_the_block_to_compaction)
 		cr_assert_eq(nlru_file_close(f), 0);
 		free_unmovable(eng, held, n);
 		destroy_engine(eng);
+	}
+}
+
+/* Direct reclaim as a GFP_KERNEL request of @order makes it: the pages it reclaimed. */
+static unsigned long direct_reclaim_for(struct nlru_engine *eng, unsigned int order)
+{
+	struct pglist_data *pgdat = NODE_DATA(eng, 0);
+
+	return try_to_free_pages(eng, node_zonelist(pgdat, NLRU_GFP_KERNEL), order, NLRU_GFP_KERNEL,
+				 ZONE_NORMAL);
+}
+
+/*
+ * Reclaim/compaction (should_continue_reclaim(), both versions): direct reclaim for a costly
+ * order goes on past SWAP_CLUSTER_MAX until 2^(order+1) pages are reclaimed, so that
+ * compaction has free pages to move pages into; without compaction it stops at
+ * SWAP_CLUSTER_MAX's worth, as order-0 reclaim does.  The engine is full of the clean page
+ * cache of a file read once.
+ */
+Test(compaction, costly_direct_reclaim_reclaims_enough_for_compaction)
+{
+	enum nlru_mode modes[] = {NLRU_MODE_NODE, NLRU_MODE_ZONE};
+	const uint64_t file_bytes = 40 << 20;
+	const unsigned int order = 9;
+
+	make_file(test_path("cache"), file_bytes, 2);
+	for (int m = 0; m < 2; m++) {
+		for (long compaction = 0; compaction <= 1; compaction++) {
+			struct nlru_engine *eng = mode_engine(modes[m], compaction, 0);
+			unsigned long reclaimed;
+			struct nlru_file *f;
+			char buf[65536];
+
+			cr_assert_eq(nlru_file_open(eng, test_path("cache"), O_RDONLY, 0, 0, &f),
+				     0);
+			for (uint64_t off = 0; off < file_bytes; off += sizeof(buf))
+				cr_assert_eq(nlru_file_pread(f, buf, sizeof(buf), off),
+					     (long)sizeof(buf));
+			reclaimed = direct_reclaim_for(eng, order);
+			cr_log_info("mode %d, compaction %ld: %lu pages reclaimed", m, compaction,
+				    reclaimed);
+			if (compaction)
+				cr_expect_geq(reclaimed, 2ul << order,
+					      "mode %d: %lu reclaimed for an order-%u block", m,
+					      reclaimed, order);
+			else
+				cr_expect(reclaimed >= SWAP_CLUSTER_MAX && reclaimed < 2ul << order,
+					  "mode %d without compaction: %lu reclaimed", m,
+					  reclaimed);
+			cr_assert_eq(nlru_file_close(f), 0);
+			destroy_engine(eng);
+		}
+	}
+}
+
+/*
+ * compaction_ready() (both versions): a zone with 2^(order+1) pages free above its high
+ * watermark (4.7: plus the balance gap) and compaction able to run is left to compaction:
+ * direct reclaim for a costly order scans nothing there and still reports progress, so that
+ * the allocation compacts rather than fails.  Without compaction it reclaims.  Normal is half
+ * free here, in single pages between region pages that swap could free.
+ */
+Test(compaction, costly_direct_reclaim_leaves_a_zone_ready_for_compaction)
+{
+	enum nlru_mode modes[] = {NLRU_MODE_NODE, NLRU_MODE_ZONE};
+
+	for (int m = 0; m < 2; m++) {
+		for (long compaction = 0; compaction <= 1; compaction++) {
+			struct nlru_engine *eng = mode_engine(modes[m], compaction, 64);
+			struct nlru_region *region;
+			unsigned long reclaimed;
+			int64_t scanned;
+			size_t n;
+
+			cr_assert_eq(nlru_region_create(eng, 8192, 0, &region), 0);
+			n = fragment_normal(eng, region, 8192, 0xd000);
+			scanned = vmstat_value(eng, "pgscan_direct");
+			reclaimed = direct_reclaim_for(eng, 9);
+			scanned = vmstat_value(eng, "pgscan_direct") - scanned;
+			if (compaction) {
+				cr_expect_eq(scanned, 0, "mode %d: %" PRId64 " pages scanned", m,
+					     scanned);
+				cr_expect_eq(reclaimed, 1, "mode %d: %lu reclaimed", m, reclaimed);
+			} else {
+				cr_expect_gt(scanned, 0, "mode %d without compaction", m);
+				cr_expect_gt(reclaimed, 0, "mode %d without compaction", m);
+			}
+			expect_region_data(region, n, 0xd000);
+			cr_assert_eq(nlru_region_destroy(region), 0);
+			destroy_engine(eng);
+		}
 	}
 }
