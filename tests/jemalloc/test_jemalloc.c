@@ -286,9 +286,20 @@ Test(jemalloc, reclaim_inside_an_extent_hook_does_not_call_jemalloc_back)
 		cr_assert_eq(nlru_region_pin(region, i, NLRU_PIN_WRITE, &page), 0);
 		cr_assert_eq(nlru_region_unpin(region, i), 0);
 	}
-	/* The engine is full; the first arena has dirty pages its shrinker would purge. */
+	/* The first arena has dirty pages its shrinker would purge. */
 	make_dirty_pages(arena, 1 << 20);
 	cr_assert_gt(arena_stats(je).dirty_pages, 0);
+	/*
+	 * The engine is full: what its free lists still hold is taken, page by page, so that no
+	 * 2 MiB block is left and none forms without reclaim (the dirty pages' own growth may
+	 * have reclaimed enough for one).
+	 */
+	static void *held[4096];
+	size_t nr_held = 0;
+
+	while (nr_held < 4096 && nlru_alloc_pages(eng, NLRU_GFP_NOWAIT | NLRU_GFP_NOWARN, 0,
+						  NLRU_NUMA_NO_NODE, &held[nr_held]) == 0)
+		nr_held++;
 	unsigned long purges = arena_stats(je).purges;
 	stalls = stat_value(eng, "allocstall");
 	/* The second arena's 2 MiB come only through direct reclaim, inside arenas.create. */
@@ -298,6 +309,8 @@ Test(jemalloc, reclaim_inside_an_extent_hook_does_not_call_jemalloc_back)
 	cr_expect_eq(arena_stats(je).purges, purges, "no purge from inside the hook");
 	if (r == 0)
 		cr_assert_eq(nlru_jemalloc_destroy(second), 0);
+	while (nr_held)
+		cr_assert_eq(nlru_free_pages(eng, held[--nr_held], 0), 0);
 	cr_assert_eq(nlru_region_destroy(region), 0);
 	destroy_all(eng, je);
 }
