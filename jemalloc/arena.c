@@ -6,12 +6,9 @@
  * Locking: none of its own.  jemalloc serialises its mallctl calls; the handle's counters are
  * atomics; create and destroy are single-threaded per handle by contract.
  *
- * Settings made at creation, and why:
- *  - retain_grow_limit one page: with jemalloc's default opt.retain, an arena grows its
- *    address space in geometric steps (2, 2.5, 3 ... MiB) and keeps the unused rest
- *    "retained", committed and out of reach of purges.  On an engine that rest is real
- *    memory, so after jemalloc's first 2 MiB step extents come at the size asked.
- *  - dirty_decay_ms from the config; muzzy pages never occur (no purge_lazy hook).
+ * Settings made at creation: dirty_decay_ms from the config; muzzy pages never occur (no
+ * purge_lazy hook).  jemalloc's opt.retain needs none: the extent hooks refuse the grows
+ * that would keep retained memory (extent_hooks.c).
  */
 #include <errno.h>
 #include <stdatomic.h>
@@ -147,40 +144,11 @@ static int config_copy(struct nlru_engine *eng, const struct nlru_jemalloc_confi
 	return 0;
 }
 
-/*
- * jemalloc's opt.retain (its default on Linux) rounds every extent an arena grows up to its
- * next page-size class and keeps the rest as "retained" memory, which no purge, decay or
- * shrinker gives back: on engine pages that is memory lost to the engine for good, and
- * scattered in small pieces that stop runs from forming.  Only the process can turn it off
- * (MALLOC_CONF, or its malloc_conf string): say so once, with what it costs.
- */
-static void notice_retain(const struct nlru_jemalloc *je)
-{
-	static atomic_bool said;
-	bool retain = false;
-	size_t len = sizeof(retain);
-
-	if (mallctl("opt.retain", &retain, &len, NULL, 0) || !retain ||
-	    atomic_exchange(&said, true))
-		return;
-	nlru_engine_log(je->eng, NLRU_LOG_INFO,
-			"jemalloc arena %u: jemalloc's opt.retain is on, so the arena keeps "
-			"the rest of every extent it rounds up as memory no purge returns: "
-			"64 KiB objects fill 75 %% of an engine instead of 88 %%, and under "
-			"memory pressure most allocations above 64 KiB fail; start the program "
-			"with MALLOC_CONF=retain:false or build it with malloc_conf = "
-			"\"retain:false\" (api-jemalloc.md, \"What an arena costs\")",
-			je->arena);
-}
-
 static int arena_settings(struct nlru_jemalloc *je, long dirty_decay_ms)
 {
-	size_t grow_limit = NLRU_PAGE_SIZE;
 	ssize_t decay = dirty_decay_ms;
 	int r;
 
-	/* ENOENT-like failures only mean opt.retain is off, where there is nothing to limit. */
-	arena_ctl(je, "retain_grow_limit", NULL, NULL, &grow_limit, sizeof(grow_limit));
 	r = arena_ctl(je, "dirty_decay_ms", NULL, NULL, &decay, sizeof(decay));
 	if (r)
 		nlru_engine_log(je->eng, NLRU_LOG_ERROR,
@@ -242,8 +210,6 @@ int nlru_jemalloc_create(struct nlru_engine *eng, const struct nlru_jemalloc_con
 	r = arena_settings(je, c.dirty_decay_ms);
 	if (!r)
 		r = purge_shrinker_register(je);
-	if (!r)
-		notice_retain(je);
 	if (r)
 		goto err_destroy_arena;
 	*out = je;

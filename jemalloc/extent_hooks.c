@@ -7,7 +7,7 @@
  * neighbours freely, and whatever it finally lets go, dalloc frees page for page.  Hence:
  *  - alloc: a run of the asked size and alignment, always committed, zeroed when asked; an
  *    extent at a fixed address (in-place growth) is refused, as is one above the largest
- *    engine block (4 MiB);
+ *    engine block (4 MiB), and one jemalloc asks for uncommitted (see below);
  *  - dalloc and destroy: the pages go back to the engine; dalloc always succeeds for our own
  *    memory, so jemalloc never keeps an extent "retained" that it has no use for;
  *  - split: always allowed; merge: allowed when both halves are on one node;
@@ -16,6 +16,16 @@
  *    back on decommit would need the same addresses back on commit, which a page allocator
  *    shared with reclaim cannot promise; and with dalloc always succeeding, jemalloc goes
  *    straight from dirty to dalloc, so memory still flows back.
+ *
+ * Retained memory.  With opt.retain (jemalloc's default on Linux) jemalloc grows an arena by
+ * asking for an uncommitted extent larger than it needs (the next page-size class, and at
+ * first steps of 2 MiB and more), commits the part it uses and keeps the rest as "retained"
+ * address space, which no purge, decay or shrinker hands back.  Those pages cannot go back to
+ * the engine while jemalloc keeps their addresses: the engine could hand them to this very
+ * arena as a new extent, and jemalloc would hold the same addresses twice.  So the alloc hook
+ * refuses an uncommitted extent, and jemalloc asks again for a committed one of the size it
+ * needs (ecache_alloc_grow() falls back to extent_alloc_wrapper()): an arena holds no
+ * retained memory whatever opt.retain says.
  *
  * Foreign memory (an address that is not the engine's, a call for another arena) is refused
  * with a message through the engine's log and counted; nothing is touched.
@@ -68,7 +78,8 @@ static void *extent_alloc(extent_hooks_t *hooks, void *new_addr, size_t size, si
 	void *addr;
 	int r;
 
-	if (!je || new_addr)
+	/* In-place growth, or retained memory (above): jemalloc asks again, committed. */
+	if (!je || new_addr || !*commit)
 		return NULL;
 	if (size > MAX_EXTENT || alignment > MAX_EXTENT) {
 		atomic_fetch_add_explicit(&je->extents_failed, 1, memory_order_relaxed);
