@@ -872,16 +872,15 @@ bool shrink_zone(struct nlru_engine *eng, struct zone *zone, struct scan_control
 }
 
 /*
- * compaction_ready(): @zone has enough free for compaction to make the block a costly
- * request wants, with room to spare: above high (4.7: plus the balance gap) by 2^(order+1)
- * pages, and compaction_suitable() does not say it lacks free pages (while compaction is
- * deferred there, the watermark alone decides).  Direct reclaim passes such a zone by.
+ * compaction_ready() (4.8): @zone has enough free for compaction to make the block a costly
+ * request wants, with room to spare: 2^(order+1) pages above high, and compaction_suitable()
+ * does not say it lacks free pages (while compaction is deferred there, the watermark alone
+ * decides).
  */
-static bool compaction_ready(struct nlru_engine *eng, struct zone *zone, struct scan_control *sc,
-			     unsigned long balance_gap)
+static bool compaction_ready(struct nlru_engine *eng, struct zone *zone, struct scan_control *sc)
 {
 	unsigned int order = (unsigned int)sc->order;
-	unsigned long mark = high_wmark_pages(zone) + balance_gap + (2ul << order);
+	unsigned long mark = high_wmark_pages(zone) + (2ul << order);
 	bool watermark_ok = zone_watermark_ok(zone, 0, mark, sc->reclaim_idx, 0);
 
 	if (compaction_deferred(zone, order))
@@ -891,12 +890,18 @@ static bool compaction_ready(struct nlru_engine *eng, struct zone *zone, struct 
 	return watermark_ok;
 }
 
-/* A costly request's direct reclaim leaves @zone to compaction (both modes' shrink_zones). */
+/*
+ * A costly request's direct reclaim passes a zone ready for compaction by, and ends its
+ * priority loop (node mode).  Zone mode does not: 4.7's rule, each zone judged alone with
+ * the balance gap added, stopped its reclaim as soon as both zones were ready, and the
+ * engine's compaction then failed to make a block among an allocator's unmovable runs, which
+ * the fair policy spreads over both zones (docs/design.md, "Reclaim/compaction").
+ */
 static bool leave_zone_to_compaction(struct nlru_engine *eng, struct zone *zone,
-				     struct scan_control *sc, unsigned long balance_gap)
+				     struct scan_control *sc)
 {
 	if (!eng->cfg.compaction || sc->order <= PAGE_ALLOC_COSTLY_ORDER ||
-	    !compaction_ready(eng, zone, sc, balance_gap))
+	    !compaction_ready(eng, zone, sc))
 		return false;
 	sc->compaction_ready = 1;
 	return true;
@@ -923,7 +928,7 @@ void shrink_zones_48(struct nlru_engine *eng, struct zonelist *zonelist, struct 
 		if (sc->priority != DEF_PRIORITY && !sc->ignore_unreclaimable &&
 		    !lruvec_reclaimable(eng, &zone->zone_pgdat->lruvec))
 			continue;
-		if (leave_zone_to_compaction(eng, zone, sc, 0))
+		if (leave_zone_to_compaction(eng, zone, sc))
 			continue;
 		if (zone->zone_pgdat == last_pgdat)
 			continue;
@@ -952,8 +957,6 @@ void shrink_zones_47(struct nlru_engine *eng, struct zonelist *zonelist, struct 
 			classzone_idx--;
 		if (sc->priority != DEF_PRIORITY && !sc->ignore_unreclaimable &&
 		    !lruvec_reclaimable(eng, &zone->zm->lruvec))
-			continue;
-		if (leave_zone_to_compaction(eng, zone, sc, zone_balance_gap(zone)))
 			continue;
 		shrink_zone(eng, zone, sc, zone->zone_idx == classzone_idx);
 	}

@@ -17,8 +17,7 @@ struct nlru_engine;
 
 /*
  * 4.7's balance gap (KSWAPD_ZONE_BALANCE_GAP_RATIO): the low watermark or 1 % of the zone,
- * whichever is smaller; kswapd leaves a zone this far above high alone, and direct reclaim
- * for compaction stops there.
+ * whichever is smaller; kswapd leaves a zone this far above high alone.
  */
 static inline unsigned long zone_balance_gap(const struct zone *zone)
 {
