@@ -22,6 +22,8 @@
 #include "watermark.h"
 #include "zonelist.h"
 
+#define KSWAPD_ZONE_BALANCE_GAP_RATIO 100
+
 /*
  * zone_balanced() (4.7): above high + @balance_gap at @order, the classzone's reserve applied.
  * With compaction, unless @highorder (the wakeup's question), kswapd stops at the order-0
@@ -109,7 +111,9 @@ bool pgdat_balanced_47(struct nlru_engine *eng, struct pglist_data *pgdat, int o
 static bool kswapd_shrink_zone(struct nlru_engine *eng, struct zone *zone, int classzone_idx,
 			       struct scan_control *sc)
 {
-	unsigned long balance_gap = zone_balance_gap(zone);
+	unsigned long balance_gap =
+		MIN(low_wmark_pages(zone),
+		    DIV_ROUND_UP(zone->managed_pages, KSWAPD_ZONE_BALANCE_GAP_RATIO));
 
 	sc->nr_to_reclaim = MAX(SWAP_CLUSTER_MAX, high_wmark_pages(zone));
 	if (zone_balanced_47(eng, zone, sc->order, false, balance_gap, classzone_idx))

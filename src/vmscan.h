@@ -7,22 +7,11 @@
 
 #include <stdbool.h>
 
-#include "debug.h"
 #include "mmzone.h"
-#include "watermark.h"
 
 struct nlru_engine;
 
 #define DEF_PRIORITY 12
-
-/*
- * 4.7's balance gap (KSWAPD_ZONE_BALANCE_GAP_RATIO): the low watermark or 1 % of the zone,
- * whichever is smaller; kswapd leaves a zone this far above high alone.
- */
-static inline unsigned long zone_balance_gap(const struct zone *zone)
-{
-	return MIN(low_wmark_pages(zone), DIV_ROUND_UP(zone->managed_pages, 100));
-}
 
 struct scan_control {
 	unsigned long nr_to_reclaim; /* stop once this many pages are reclaimed */
