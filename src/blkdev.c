@@ -9,7 +9,9 @@
  * and a submitter may sleep for a free request while it holds the owner table's read lock
  * (reclaim and the flusher do) without stopping the completions it waits for.
  *
- * Not modelled: seeks (a request costs its latency wherever it lands), the elevator's
+ * Seeks are modelled as a rotating disk's one head has them (blkdev_seek_us): a request that
+ * does not begin where the previous one ended keeps the channel busy for a seek before its
+ * transfer.  Not modelled: seek distance (every seek costs the same), the elevator's
  * sorting by sector and front merges, plugging (bios merge while they wait behind a busy
  * transfer instead), and separate devices for swap and files.
  */
@@ -75,7 +77,9 @@ struct blkdev {
 	atomic_bool write_congested; /* read without the lock by reclaim */
 	uint64_t freed_seq;          /* write requests freed below congestion_off */
 	uint64_t busy_until;         /* the transfer channel is free from then (engine ns) */
-	int batch_dir;               /* deadline: the direction of the batch in progress */
+	int head_fd;                 /* where the last dispatched request left the disk's head */
+	uint64_t head_pos;
+	int batch_dir; /* deadline: the direction of the batch in progress */
 	unsigned int batching, starved;
 	pthread_t thread;
 	bool stop;
@@ -524,6 +528,11 @@ static void dispatch(struct blkdev *dev, struct blk_request *rq, uint64_t now)
 		return;
 	}
 	xfer = (uint64_t)rq->len * 1000 / dev->p.mbs;
+	/* Elsewhere than the last request ended: the head moves first, and nothing else runs. */
+	if (rq->fd != dev->head_fd || rq->pos != dev->head_pos)
+		xfer += (uint64_t)dev->p.seek_us * 1000;
+	dev->head_fd = rq->fd;
+	dev->head_pos = rq->pos + rq->len;
 
 	/* When the channel freed, or the request came: a clock that jumped changes nothing. */
 	rq->start_ns = MAX(rq->queued_ns, dev->busy_until);
@@ -645,6 +654,7 @@ int blkdev_create(const struct blkdev_params *params, uint64_t (*clock)(void *ar
 	if (!dev)
 		return -ENOMEM;
 	dev->p = *params;
+	dev->head_fd = -1; /* the first request seeks */
 	dev->clock = clock;
 	dev->clock_arg = clock_arg;
 	dev->log = log;

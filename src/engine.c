@@ -306,6 +306,7 @@ static int engine_blkdev(struct nlru_engine *eng)
 		.direct = eng->cfg.blkdev_direct,
 		.mbs = (unsigned long)eng->cfg.blkdev_mbs,
 		.latency_us = (unsigned long)eng->cfg.blkdev_latency_us,
+		.seek_us = (unsigned long)eng->cfg.blkdev_seek_us,
 		.nr_requests = (unsigned int)eng->cfg.blkdev_nr_requests,
 		.max_kb = (unsigned int)eng->cfg.blkdev_max_kb,
 	};

@@ -264,6 +264,7 @@ static const char *const tunables[] = {
 	"inactive_ratio_scale",
 	"extfrag_threshold",
 	"compaction",
+	"blkdev_seek_us",
 };
 
 #define SIZE(t, n)                                                                                 \
@@ -279,7 +280,7 @@ static const struct {
 	size_t got, want;
 	const char *what;
 } layout[] = {
-	SIZE(struct nlru_config, 312),
+	SIZE(struct nlru_config, 320),
 	SIZE(struct nlru_tunable_info, 104),
 	SIZE(struct nlru_shrink_control, 40),
 	SIZE(struct nlru_shrinker_def, 64),
@@ -326,6 +327,7 @@ static const struct {
 	OFFSET(struct nlru_config, inactive_ratio_scale, 288),
 	OFFSET(struct nlru_config, extfrag_threshold, 296),
 	OFFSET(struct nlru_config, compaction, 304),
+	OFFSET(struct nlru_config, blkdev_seek_us, 312),
 	OFFSET(struct nlru_tunable_info, name, 0),
 	OFFSET(struct nlru_tunable_info, env, 8),
 	OFFSET(struct nlru_tunable_info, def, 72),

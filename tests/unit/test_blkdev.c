@@ -168,6 +168,39 @@ Test(blkdev, transfers_are_serial_latencies_overlap)
 	blkdev_destroy(dev);
 }
 
+/*
+ * With a seek time the device has one head: a request where the last one ended transfers at
+ * once, one elsewhere in the file or in another file first seeks, and the next request waits
+ * for the seek too (it holds the channel, unlike the latency).
+ */
+Test(blkdev, a_request_elsewhere_seeks_first)
+{
+	struct blkdev_params p = {
+		.mbs = 100, .latency_us = 1000, .seek_us = 5000, .nr_requests = 128, .max_kb = 64};
+	const uint64_t seek = 5000000;
+	struct done d[4] = {0};
+	int fd = scratch_file(), other = scratch_file();
+	struct blkdev *dev;
+
+	atomic_store(&fake_now, 0);
+	cr_assert_eq(blkdev_create(&p, fake_clock, NULL, &quiet_log, &dev), 0);
+	submit_write(dev, fd, 0, 0, &d[0]);            /* the head starts nowhere: seek */
+	submit_write(dev, fd, 1, 64 * KIB, &d[1]);     /* next bytes: none (max_kb: no merge) */
+	submit_write(dev, other, 2, 128 * KIB, &d[2]); /* another file: seek */
+	submit_write(dev, fd, 3, 512 * KIB, &d[3]);    /* back, elsewhere in the file: seek */
+	atomic_store(&fake_now, UINT64_MAX / 2);
+	for (int i = 0; i < 4; i++)
+		cr_assert(wait_done(&d[i]), "request %d", i);
+	cr_expect_eq(d[0].done_ns, seek + XFER_64K_NS + LATENCY_NS);
+	cr_expect_eq(d[1].start_ns, seek + XFER_64K_NS, "sequential: after the first's transfer");
+	cr_expect_eq(d[1].done_ns, seek + 2 * XFER_64K_NS + LATENCY_NS, "and no seek");
+	cr_expect_eq(d[2].done_ns, 2 * seek + 3 * XFER_64K_NS + LATENCY_NS);
+	cr_expect_eq(d[3].done_ns, 3 * seek + 4 * XFER_64K_NS + LATENCY_NS);
+	blkdev_destroy(dev);
+	close(fd);
+	close(other);
+}
+
 /* A bio for the next bytes of a file waiting behind a busy transfer joins that request. */
 Test(blkdev, contiguous_bios_merge_while_waiting)
 {
