@@ -77,9 +77,9 @@ struct blkdev {
 	atomic_bool write_congested; /* read without the lock by reclaim */
 	uint64_t freed_seq;          /* write requests freed below congestion_off */
 	uint64_t busy_until;         /* the transfer channel is free from then (engine ns) */
-	int head_fd;                 /* where the last dispatched request left the disk's head */
-	uint64_t head_pos;
-	int batch_dir; /* deadline: the direction of the batch in progress */
+	int head_fd;                 /* the file and the offset where the last dispatched */
+	uint64_t head_pos;           /* request left the disk's head: elsewhere is a seek */
+	int batch_dir;               /* deadline: the direction of the batch in progress */
 	unsigned int batching, starved;
 	pthread_t thread;
 	bool stop;
