@@ -8,8 +8,10 @@
  * For each batch size b (1, 2, 4 ... 16384) one sample allocates b pages one call at a time
  * (bulk: in one call), then frees them in the same (FIFO) order, repeated until a sample
  * holds at least 4096 pages; the figure is the median over the samples of (alloc + free
- * time) / pages.  The allocators take turns sample by sample so drift on a busy machine hits
- * them alike.
+ * time) / pages.  The allocators take turns sample by sample, each round starting with the
+ * next one so that none always runs first (after the others' frees) or last, and drift on a
+ * busy machine hits them alike.  bulk/nlru is the median of the ratios of the two samples of
+ * one round, which were taken next to each other: closer than the ratio of two medians.
  *
  * Usage: alloc_free [--samples N] [--max-batch B] [--cpu C]
  */
@@ -106,7 +108,7 @@ static double sample(struct bench *b, enum peer peer, long batch)
 
 static int run(struct bench *b)
 {
-	double *s[NR_PEERS];
+	double *s[NR_PEERS], *ratio = calloc((size_t)b->samples, sizeof(double));
 
 	printf("# order-0 alloc+free, ns per page, median of %d samples\n", b->samples);
 	printf("%6s %10s %10s %10s %10s %14s %10s %10s\n", "batch", "nodelru", "bulk", "jemalloc",
@@ -117,22 +119,29 @@ static int run(struct bench *b)
 		double med[NR_PEERS];
 
 		for (int i = 0; i < b->samples; i++)
-			for (int p = 0; p < NR_PEERS; p++)
+			for (int k = 0; k < NR_PEERS; k++) {
+				int p = (i + k) % NR_PEERS;
+
 				if ((s[p][i] = sample(b, (enum peer)p, batch)) < 0) {
 					fprintf(stderr, "%s: out of memory at batch %ld\n",
 						peer_names[p], batch);
 					return 1;
 				}
+			}
+		/* Before median() sorts the samples: the pairs are the rounds'. */
+		for (int i = 0; i < b->samples; i++)
+			ratio[i] = s[PEER_BULK][i] / s[PEER_NODELRU][i];
 		for (int p = 0; p < NR_PEERS; p++)
 			med[p] = median(s[p], b->samples);
 		printf("%6ld %10.2f %10.2f %10.2f %10.2f %14.2f %10.1f %10.2f\n", batch,
 		       med[PEER_NODELRU], med[PEER_BULK], med[PEER_JEMALLOC], med[PEER_MMAP],
 		       med[PEER_NODELRU] / med[PEER_JEMALLOC], med[PEER_MMAP] / med[PEER_NODELRU],
-		       med[PEER_BULK] / med[PEER_NODELRU]);
+		       median(ratio, b->samples));
 		fflush(stdout);
 	}
 	for (int p = 0; p < NR_PEERS; p++)
 		free(s[p]);
+	free(ratio);
 	return 0;
 }
 
