@@ -425,6 +425,59 @@ Test(blkdev, congestion_wait_wakes_on_a_completion)
 	close(fd);
 }
 
+struct congestion_waiter {
+	struct blkdev *dev;
+	_Atomic bool returned;
+	bool woken;
+};
+
+static void *wait_for_congestion(void *arg)
+{
+	struct congestion_waiter *w = arg;
+
+	w->woken = blkdev_congestion_wait(w->dev, 60ull * 1000000000);
+	atomic_store(&w->returned, true);
+	return NULL;
+}
+
+/*
+ * With the queue full, congestion_wait() sleeps through the completions that leave it at or
+ * above the off mark (6 of 8) and wakes on the one that takes it below, as only
+ * __freed_request() below the mark calls clear_wb_congested(): how long reclaim waits on a
+ * full queue is how long the queue takes to drain to the mark.
+ */
+Test(blkdev, congestion_wait_sleeps_until_the_queue_drains_below_the_mark)
+{
+	struct blkdev *dev = make_device(8);
+	struct congestion_waiter w = {.dev = dev};
+	struct done d[8] = {0};
+	pthread_t thread;
+	int fd[8];
+
+	for (int i = 0; i < 8; i++) {
+		fd[i] = scratch_file();
+		submit_write(dev, fd[i], i, 0, &d[i]);
+	}
+	pthread_create(&thread, NULL, wait_for_congestion, &w);
+	settle();
+	/* Two complete: 6 in flight, not below the mark. */
+	atomic_store(&fake_now, 2 * XFER_64K_NS + LATENCY_NS);
+	cr_assert(wait_done(&d[1]));
+	settle();
+	cr_expect_not(atomic_load(&w.returned), "woken at 7 or 6 requests in flight");
+	/* The third takes the queue to 5. */
+	atomic_store(&fake_now, 3 * XFER_64K_NS + LATENCY_NS);
+	cr_assert(wait_done(&d[2]));
+	pthread_join(thread, NULL);
+	cr_expect(w.woken, "the wait timed out instead of being woken");
+	atomic_store(&fake_now, UINT64_MAX / 2);
+	for (int i = 0; i < 8; i++) {
+		cr_assert(wait_done(&d[i]));
+		close(fd[i]);
+	}
+	blkdev_destroy(dev);
+}
+
 /*
  * A direct device keeps no modelled time: with the engine clock standing still its requests
  * still complete, when their real I/O ends.  A piece O_DIRECT cannot take (here at an
