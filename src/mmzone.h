@@ -71,10 +71,9 @@ enum migratetype {
 /*
  * A zone's pageblock flags (Linux's pageblock_flags bitmap, enum pageblock_bits): one byte per
  * pageblock, beside the descriptors, so struct page stays 32 bytes.  Bits 0-2 hold the migrate
- * type; PB_migrate_skip tells compaction to pass the block by.
+ * type.  Linux's PB_migrate_skip has no bit: compaction does not skip blocks (design.md).
  */
 #define PB_MIGRATETYPE_MASK 0x7u
-#define PB_MIGRATE_SKIP 0x8u
 
 struct free_area {
 	/* heads of free blocks of this order, by the migrate type each was freed as */
@@ -292,7 +291,7 @@ static inline int get_pfnblock_migratetype(const struct zone *zone, uint32_t pfn
 	       PB_MIGRATETYPE_MASK;
 }
 
-/* set_pageblock_migratetype(): zone->lock held (the skip bit is kept). */
+/* set_pageblock_migratetype(): zone->lock held (the other bits are kept). */
 static inline void set_pageblock_migratetype(struct zone *zone, uint32_t pfn, int migratetype)
 {
 	uint8_t *flags = pageblock_flags_of(zone, pfn),
@@ -302,24 +301,6 @@ static inline void set_pageblock_migratetype(struct zone *zone, uint32_t pfn, in
 		flags, &old, (uint8_t)((old & ~PB_MIGRATETYPE_MASK) | (unsigned int)migratetype),
 		false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		;
-}
-
-/* PB_migrate_skip: compaction found nothing to isolate in the block recently. */
-static inline bool get_pageblock_skip(const struct zone *zone, uint32_t pfn)
-{
-	return __atomic_load_n(pageblock_flags_of(zone, pfn), __ATOMIC_RELAXED) & PB_MIGRATE_SKIP;
-}
-
-static inline void set_pageblock_skip(struct zone *zone, uint32_t pfn)
-{
-	__atomic_fetch_or(pageblock_flags_of(zone, pfn), (uint8_t)PB_MIGRATE_SKIP,
-			  __ATOMIC_RELAXED);
-}
-
-static inline void clear_pageblock_skip(struct zone *zone, uint32_t pfn)
-{
-	__atomic_fetch_and(pageblock_flags_of(zone, pfn), (uint8_t)~PB_MIGRATE_SKIP,
-			   __ATOMIC_RELAXED);
 }
 
 /* zone_end_pfn(): the node-local pfn after the zone's last page. */
