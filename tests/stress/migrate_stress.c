@@ -5,6 +5,9 @@
  * kcompactd make by migrating the region pages those threads pin.  A page must never be torn:
  * every pin sees what was last written.  Plain main() (exit 0 pass, 1 fail) so it runs under
  * ThreadSanitizer; it fails as well if nothing was migrated, since then it tested nothing.
+ * Whether a run needs compaction depends on how the threads interleave (now and then every
+ * block is found free), so the pinners run again, with new regions and seeds, until some
+ * page has been migrated, MAX_ROUNDS times at most.
  *
  * Usage: migrate_stress [pinning threads] [operations per thread]
  */
@@ -25,6 +28,7 @@
 #define PAGES 4608 /* per region: 0.75 of the engine, two of them overcommit it */
 #define WORDS (4096 / sizeof(uint64_t))
 #define HELD 8 /* high-order blocks held at once */
+#define MAX_ROUNDS 10
 
 struct pinner {
 	struct nlru_engine *eng;
@@ -123,6 +127,7 @@ int main(int argc, char **argv)
 	struct pinner *p = calloc((size_t)threads, sizeof(*p));
 	pthread_t *tid = calloc((size_t)threads, sizeof(*tid)), high;
 	int64_t migrated = 0, stalls = 0, swapped = 0;
+	int rounds;
 	struct nlru_engine *eng;
 	struct nlru_config cfg;
 
@@ -134,14 +139,19 @@ int main(int argc, char **argv)
 	if (!p || !tid || nlru_engine_create(&cfg, &eng))
 		return 1;
 	pthread_create(&high, NULL, high_order_main, eng);
-	for (int i = 0; i < threads; i++) {
-		p[i].eng = eng;
-		p[i].ops = ops;
-		p[i].seed = 7u * (unsigned int)i + 3;
-		pthread_create(&tid[i], NULL, pinner_main, &p[i]);
+	for (rounds = 0; rounds < MAX_ROUNDS && !migrated; rounds++) {
+		for (int i = 0; i < threads; i++) {
+			memset(&p[i], 0, sizeof(p[i]));
+			p[i].eng = eng;
+			p[i].ops = ops;
+			p[i].seed = 7u * (unsigned int)(i + rounds * threads) + 3;
+			pthread_create(&tid[i], NULL, pinner_main, &p[i]);
+		}
+		for (int i = 0; i < threads; i++)
+			pthread_join(tid[i], NULL);
+		nlru_vmstat_read(eng, &snap);
+		nlru_vmstat_get(&snap, "pgmigrate_success", &migrated);
 	}
-	for (int i = 0; i < threads; i++)
-		pthread_join(tid[i], NULL);
 	atomic_store(&done, true);
 	pthread_join(high, NULL);
 	nlru_vmstat_read(eng, &snap);
@@ -152,10 +162,10 @@ int main(int argc, char **argv)
 		atomic_fetch_add(&errors, 1);
 	if (debug_log_reports())
 		atomic_fetch_add(&errors, debug_log_reports());
-	printf("migrate_stress: %d threads x %ld pins, %ld blocks of orders 4-9 (%ld refused), "
-	       "%lld pages migrated in %lld direct compactions, %lld swapped out; %ld torn or "
-	       "wrong pages, %ld refused pins, %ld other errors\n",
-	       threads, ops, atomic_load(&blocks_got), atomic_load(&blocks_refused),
+	printf("migrate_stress: %d round(s) of %d threads x %ld pins, %ld blocks of orders 4-9 "
+	       "(%ld refused), %lld pages migrated in %lld direct compactions, %lld swapped out; "
+	       "%ld torn or wrong pages, %ld refused pins, %ld other errors\n",
+	       rounds, threads, ops, atomic_load(&blocks_got), atomic_load(&blocks_refused),
 	       (long long)migrated, (long long)stalls, (long long)swapped, atomic_load(&mismatches),
 	       atomic_load(&refusals), atomic_load(&errors));
 	free(p);
