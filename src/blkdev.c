@@ -521,22 +521,22 @@ static void set_times(struct blk_request *rq, uint64_t start_ns, uint64_t done_n
  */
 static void dispatch(struct blkdev *dev, struct blk_request *rq, uint64_t now)
 {
-	uint64_t xfer;
+	uint64_t busy; /* how long the request holds the channel: its seek and transfer */
 
 	if (dev->p.direct) {
 		set_times(rq, now, now);
 		return;
 	}
-	xfer = (uint64_t)rq->len * 1000 / dev->p.mbs;
+	busy = (uint64_t)rq->len * 1000 / dev->p.mbs;
 	/* Elsewhere than the last request ended: the head moves first, and nothing else runs. */
 	if (rq->fd != dev->head_fd || rq->pos != dev->head_pos)
-		xfer += (uint64_t)dev->p.seek_us * 1000;
+		busy += (uint64_t)dev->p.seek_us * 1000;
 	dev->head_fd = rq->fd;
 	dev->head_pos = rq->pos + rq->len;
 
 	/* When the channel freed, or the request came: a clock that jumped changes nothing. */
 	rq->start_ns = MAX(rq->queued_ns, dev->busy_until);
-	dev->busy_until = rq->start_ns + xfer;
+	dev->busy_until = rq->start_ns + busy;
 	rq->done_ns = dev->busy_until + (uint64_t)dev->p.latency_us * 1000;
 	if (dev->stop) /* draining: no modelled wait */
 		rq->done_ns = rq->start_ns;
