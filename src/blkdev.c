@@ -11,9 +11,11 @@
  *
  * Seeks are modelled as a rotating disk's one head has them (blkdev_seek_us): a request that
  * does not begin where the previous one ended keeps the channel busy for a seek before its
- * transfer.  Not modelled: seek distance (every seek costs the same), the elevator's
- * sorting by sector and front merges, plugging (bios merge while they wait behind a busy
- * transfer instead), and separate devices for swap and files.
+ * transfer, except a short skip forward in the same file, which costs the time the skipped
+ * bytes take to pass under the head (a read around a page already cached).  Not modelled:
+ * seek distance otherwise (every seek costs the same), the elevator's sorting by sector and
+ * front merges, plugging (bios merge while they wait behind a busy transfer instead), and
+ * separate devices for swap and files.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -516,6 +518,21 @@ static void set_times(struct blk_request *rq, uint64_t start_ns, uint64_t done_n
 }
 
 /*
+ * What @rq pays before its transfer for where the head is: nothing where the last request
+ * ended; a forward skip in the same file, the time its bytes take to pass under the head, up
+ * to a seek (a disk waits for a sector a few KiB on, it does not seek to it); anywhere else,
+ * a seek, while nothing else runs.  Locked.
+ */
+static uint64_t head_move_ns(const struct blkdev *dev, const struct blk_request *rq)
+{
+	uint64_t seek = (uint64_t)dev->p.seek_us * 1000;
+
+	if (rq->fd == dev->head_fd && rq->pos >= dev->head_pos)
+		return MIN(seek, (rq->pos - dev->head_pos) * 1000 / dev->p.mbs);
+	return seek;
+}
+
+/*
  * Give @rq its modelled times and put it in flight.  A direct device's request goes in flight
  * once its real I/O has ended (direct_done()).  Locked.
  */
@@ -527,10 +544,7 @@ static void dispatch(struct blkdev *dev, struct blk_request *rq, uint64_t now)
 		set_times(rq, now, now);
 		return;
 	}
-	busy = (uint64_t)rq->len * 1000 / dev->p.mbs;
-	/* Elsewhere than the last request ended: the head moves first, and nothing else runs. */
-	if (rq->fd != dev->head_fd || rq->pos != dev->head_pos)
-		busy += (uint64_t)dev->p.seek_us * 1000;
+	busy = (uint64_t)rq->len * 1000 / dev->p.mbs + head_move_ns(dev, rq);
 	dev->head_fd = rq->fd;
 	dev->head_pos = rq->pos + rq->len;
 

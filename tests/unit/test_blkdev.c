@@ -201,6 +201,36 @@ Test(blkdev, a_request_elsewhere_seeks_first)
 	close(other);
 }
 
+/*
+ * A skip forward in the same file costs the skipped bytes' pass under the head, as a read
+ * around a cached page does on a disk; a skip longer than a seek's worth of them, a seek.
+ */
+Test(blkdev, a_short_skip_forward_waits_for_the_bytes_not_a_seek)
+{
+	struct blkdev_params p = {
+		.mbs = 100, .latency_us = 1000, .seek_us = 5000, .nr_requests = 128, .max_kb = 64};
+	const uint64_t seek = 5000000, skip_4k_ns = 40960; /* 4096 bytes at 100 bytes/us */
+	struct done d[3] = {0};
+	int fd = scratch_file();
+	struct blkdev *dev;
+
+	atomic_store(&fake_now, 0);
+	cr_assert_eq(blkdev_create(&p, fake_clock, NULL, &quiet_log, &dev), 0);
+	submit_write(dev, fd, 0, 0, &d[0]);                      /* the head starts nowhere */
+	submit_write(dev, fd, 1, 68 * KIB, &d[1]);               /* one page on */
+	submit_write(dev, fd, 2, 132 * KIB + 1024 * KIB, &d[2]); /* 1 MiB on: 10 ms > a seek */
+	atomic_store(&fake_now, UINT64_MAX / 2);
+	for (int i = 0; i < 3; i++)
+		cr_assert(wait_done(&d[i]), "request %d", i);
+	cr_expect_eq(d[1].start_ns, seek + XFER_64K_NS, "after the first's transfer");
+	cr_expect_eq(d[1].done_ns, seek + skip_4k_ns + 2 * XFER_64K_NS + LATENCY_NS,
+		     "the skipped page's time, not a seek");
+	cr_expect_eq(d[2].done_ns, 2 * seek + skip_4k_ns + 3 * XFER_64K_NS + LATENCY_NS,
+		     "a seek, not the skipped megabyte's time");
+	blkdev_destroy(dev);
+	close(fd);
+}
+
 /* A bio for the next bytes of a file waiting behind a busy transfer joins that request. */
 Test(blkdev, contiguous_bios_merge_while_waiting)
 {
