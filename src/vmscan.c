@@ -14,8 +14,8 @@
  * lock across a whole shrink pass, so no region disappears while reclaim holds its pages
  * isolated.  Pages are written out with no lock held (anon.c).
  *
- * Not modelled: memcg, the throttle_direct_reclaim() pfmemalloc wait.
- * docs/design.md lists what differs.
+ * Not modelled: memcg.  Where reclaim waits (congestion, throttle_direct_reclaim()) is
+ * vmscan_throttle.c's.  docs/design.md lists what differs.
  */
 #include <string.h>
 #include <time.h>
