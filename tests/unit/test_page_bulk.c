@@ -85,7 +85,24 @@ Test(page_bulk, set_entries_are_kept_and_flags_apply_to_each_page)
 			cr_assert_eq(((unsigned char *)pages[i])[b], 0, "page %d byte %d", i, b);
 	cr_expect_eq(vmstat_value(eng, "nr_slab_reclaimable"), 63);
 	pages[10] = NULL;
+	for (int i = 0; i < 64; i++)
+		if (pages[i])
+			memset(pages[i], 0xcd, 4096);
 	cr_assert_eq(nlru_free_pages_bulk(eng, pages, 64), 0);
+	cr_expect_eq(vmstat_value(eng, "nr_slab_reclaimable"), 0);
+	/* Two entries, too few to batch, go the single calls' way under the same rules. */
+	void *two[2] = {NULL, kept};
+	cr_assert_eq(nlru_alloc_pages_bulk(
+			     eng, NLRU_GFP_KERNEL | NLRU_GFP_ZERO | NLRU_GFP_SLAB_RECLAIMABLE, 0, 2,
+			     two),
+		     2);
+	cr_expect_eq(two[1], kept, "a set entry was replaced");
+	for (int b = 0; b < 4096; b++)
+		cr_assert_eq(((unsigned char *)two[0])[b], 0, "byte %d", b);
+	cr_expect_eq(vmstat_value(eng, "nr_slab_reclaimable"), 1);
+	two[1] = NULL;
+	cr_assert_eq(nlru_free_pages_bulk(eng, two, 2), 0);
+	cr_expect_null(two[0], "a freed entry was not cleared");
 	cr_expect_eq(vmstat_value(eng, "nr_slab_reclaimable"), 0);
 	cr_assert_eq(nlru_free_pages(eng, kept, 0), 0);
 	destroy_engine(eng);
