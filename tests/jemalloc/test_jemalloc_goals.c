@@ -2,9 +2,9 @@
  * What an arena on engine pages must achieve for an allocator's large objects: 64 KiB objects
  * fill a fresh engine; under an anonymous hog that swaps, nearly every 64-256 KiB request
  * still succeeds; after the hog is gone a 2 MiB object fits, at the latest once the arena's
- * own dirty pages are given back; and an idle arena, purged, keeps
- * nothing but jemalloc's own metadata.  Built twice, with jemalloc's opt.retain on (its
- * default on Linux) and off (GOALS_RETAIN 0): the arena must not depend on it.
+ * own dirty pages are given back; and an idle arena, purged, keeps nothing but jemalloc's
+ * own metadata.  Built twice, with jemalloc's opt.retain on (its default on Linux) and off
+ * (GOALS_RETAIN 0): the arena must not depend on it.
  */
 #include <criterion/criterion.h>
 #include <jemalloc/jemalloc.h>
