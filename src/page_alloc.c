@@ -1106,7 +1106,8 @@ int nlru_alloc_pages(struct nlru_engine *eng, unsigned int gfp, unsigned int ord
  * Pages from which the bulk calls batch.  A batch's fixed cost (the calls, the zone and its
  * watermark, the run of pages gathered for one sequence) is about one page's, so one or two
  * pages go the single calls' way, page by page, with the arguments checked once for both
- * (bench/alloc_free: two pages batched cost 1.00-1.02 of two single calls, 0.91-0.92 so).
+ * (two pages batched cost 1.00-1.02 of two single calls, taken singly 0.90-0.96:
+ * docs/benchmarks.md, "Bulk calls").
  */
 #define BULK_MIN_BATCH 3
 
@@ -1244,7 +1245,7 @@ int nlru_alloc_pages_bulk(struct nlru_engine *eng, unsigned int gfp, int nid, si
 				  nr);
 	if (unlikely(!gfp_nid_ok(eng, gfp, nid)))
 		return bad_alloc(eng, gfp, 0, nid);
-	/* A lone page: the single call itself (the loop's generality costs it 6 %). */
+	/* A lone page: the single call itself (through alloc_pages_singly() it costs 6 % more). */
 	if (nr == 1)
 		return pages[0] ? 1 : !alloc_checked(eng, gfp, 0, nid, &pages[0]);
 	if (nr < BULK_MIN_BATCH)
@@ -1383,6 +1384,12 @@ out:
 	run->n = 0;
 }
 
+/* @err, or @r if @err is none: a bulk free reports its first refusal, and logs every one. */
+static inline int first_error(int err, int r)
+{
+	return err ? err : r;
+}
+
 /*
  * release_pages() for order-0 pages (Linux 5.13's free_unref_page_list()): each page claimed
  * as nlru_free_pages() claims it and its entry cleared, and the pages that share a zone and a
@@ -1405,7 +1412,7 @@ static __batch_noinline int free_pages_bulk_runs(struct nlru_engine *eng, void *
 			continue;
 		pgdat = addr_to_pgdat(eng, pages[i]);
 		if (unlikely(!pgdat || ((uintptr_t)pages[i] & (PAGE_SIZE - 1)))) {
-			err = err ? err : bad_free(eng, pages[i], 0);
+			err = first_error(err, bad_free(eng, pages[i], 0));
 			continue;
 		}
 		pfn = (uint32_t)(((char *)pages[i] - pgdat->mem) >> PAGE_SHIFT);
@@ -1416,7 +1423,7 @@ static __batch_noinline int free_pages_bulk_runs(struct nlru_engine *eng, void *
 		if (unlikely((flags & PAGE_ORDER_MASK) || page_owned(page) ||
 			     !__atomic_compare_exchange_n(&page->refcount, &one, 0, false,
 							  __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))) {
-			err = err ? err : bad_free(eng, pages[i], 0);
+			err = first_error(err, bad_free(eng, pages[i], 0));
 			continue;
 		}
 		page->private = 0; /* the caller's word (nlru_page_set_private()) */
@@ -1446,8 +1453,7 @@ static __hot_inline int free_pages_singly(struct nlru_engine *eng, void **pages,
 
 		if (!r)
 			pages[i] = NULL;
-		else if (!err)
-			err = r;
+		err = first_error(err, r);
 	}
 	return err;
 }

@@ -346,10 +346,11 @@ NLRU_API int nlru_free_pages(struct nlru_engine *eng, void *addr, unsigned int o
  * of them gone: what this CPU's list of it holds, taken without a lock, then the rest with
  * the list locked once; when that gives none (a zone short of memory), one page comes the
  * way nlru_alloc_pages() gets it, reclaiming if @gfp allows.  One or two NULL entries are
- * filled one at a time as nlru_alloc_pages() fills them, cheaper than a batch.  So fewer
- * than asked is normal under pressure: call again for the rest.  In zone mode, whose fair
- * policy charges every page to a zone's batch, and for NLRU_GFP_WRITE, placed by the dirty
- * limits, the pages come one at a time until one cannot be had.
+ * filled one at a time as nlru_alloc_pages() fills them, cheaper than a batch, until one
+ * cannot be had.  So fewer than asked is normal under pressure: call again for the rest.
+ * In zone mode, whose fair policy charges every page to a zone's batch, and for
+ * NLRU_GFP_WRITE, placed by the dirty limits, the pages come one at a time until one cannot
+ * be had.
  * Returns the number of non-NULL entries now (those filled and those that were), or
  * -EINVAL (logged) for a NULL @pages with @nr > 0, more than INT_MAX entries, or what
  * nlru_alloc_pages() refuses.  Thread-safe.
@@ -363,8 +364,8 @@ NLRU_API int nlru_alloc_pages_bulk(struct nlru_engine *eng, unsigned int gfp, in
  * CPU's lists, a run of pages of one zone and type at a time; an array of one or two
  * entries, cheaper freed page by page, as nlru_free_pages() frees each.  Each entry freed is
  * set to NULL, so the array is ready for the next nlru_alloc_pages_bulk(); an entry
- * refused keeps its value.  Returns 0, or the error of the first entry refused (as
- * nlru_free_pages() refuses and logs it), the others freed all the same.  Thread-safe.
+ * refused keeps its value.  Returns 0, or the error of the first entry refused (each refused
+ * and logged as nlru_free_pages() refuses it), the others freed all the same.  Thread-safe.
  */
 NLRU_API int nlru_free_pages_bulk(struct nlru_engine *eng, void **pages, size_t nr);
 

@@ -104,6 +104,14 @@ Test(page_bulk, set_entries_are_kept_and_flags_apply_to_each_page)
 	cr_assert_eq(nlru_free_pages_bulk(eng, two, 2), 0);
 	cr_expect_null(two[0], "a freed entry was not cleared");
 	cr_expect_eq(vmstat_value(eng, "nr_slab_reclaimable"), 0);
+	cr_assert_eq(
+		nlru_alloc_pages_bulk(eng, NLRU_GFP_KERNEL | NLRU_GFP_SLAB_RECLAIMABLE, 0, 2, two),
+		2);
+	cr_expect(two[0] && two[1] && two[0] != two[1] && two[0] != kept && two[1] != kept);
+	cr_expect_eq(vmstat_value(eng, "nr_slab_reclaimable"), 2);
+	cr_assert_eq(nlru_free_pages_bulk(eng, two, 2), 0);
+	cr_expect(!two[0] && !two[1], "freed entries were not cleared");
+	cr_expect_eq(vmstat_value(eng, "nr_slab_reclaimable"), 0);
 	cr_assert_eq(nlru_free_pages(eng, kept, 0), 0);
 	destroy_engine(eng);
 }
@@ -114,6 +122,7 @@ Test(page_bulk, a_bad_entry_is_refused_and_the_others_freed)
 	struct nlru_engine *eng = test_engine(16, NULL);
 	uint64_t before = free_pages(eng);
 	void *pages[8] = {NULL}, *block, *first;
+	int64_t bad;
 	int local;
 
 	cr_assert_eq(nlru_alloc_pages_bulk(eng, NLRU_GFP_KERNEL, 0, 6, pages), 6);
@@ -121,8 +130,10 @@ Test(page_bulk, a_bad_entry_is_refused_and_the_others_freed)
 	pages[6] = block; /* order 2: not for a bulk free */
 	pages[7] = &local;
 	first = pages[0];
+	bad = vmstat_value(eng, "nlru_bad_free");
 	cr_expect_eq(nlru_free_pages_bulk(eng, pages, 8), -EINVAL);
 	cr_expect(strstr(test_log_last, "refused"), "%s", test_log_last);
+	cr_expect_eq(vmstat_value(eng, "nlru_bad_free"), bad + 2, "each refusal counted");
 	for (int i = 0; i < 6; i++)
 		cr_expect_null(pages[i], "entry %d was freed but not cleared", i);
 	cr_expect_eq(pages[6], block, "a refused entry was changed");
@@ -133,7 +144,11 @@ Test(page_bulk, a_bad_entry_is_refused_and_the_others_freed)
 	cr_expect_eq(nlru_free_pages_bulk(eng, pages, 1), -EINVAL, "a double free");
 	cr_expect_eq(pages[0], first, "a refused entry was changed");
 	pages[1] = first;
+	bad = vmstat_value(eng, "nlru_bad_free");
 	cr_expect_eq(nlru_free_pages_bulk(eng, pages, 2), -EINVAL, "a double free");
+	cr_expect_eq(pages[0], first, "a refused entry was changed");
+	cr_expect_eq(pages[1], first, "a refused entry was changed");
+	cr_expect_eq(vmstat_value(eng, "nlru_bad_free"), bad + 2, "each refusal counted");
 	cr_expect_eq(nlru_alloc_pages_bulk(eng, NLRU_GFP_KERNEL, 0, 4, NULL), -EINVAL);
 	cr_expect_eq(nlru_alloc_pages_bulk(eng, NLRU_GFP_DMA | NLRU_GFP_DMA32, 0, 4, pages),
 		     -EINVAL);
