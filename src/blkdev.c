@@ -80,7 +80,7 @@ struct blkdev {
 	uint64_t freed_seq;          /* write requests freed below congestion_off */
 	uint64_t busy_until;         /* the transfer channel is free from then (engine ns) */
 	int head_fd;                 /* the file and the offset where the last dispatched */
-	uint64_t head_pos;           /* request left the disk's head: elsewhere is a seek */
+	uint64_t head_pos;           /* request left the disk's head (head_move_ns()) */
 	int batch_dir;               /* deadline: the direction of the batch in progress */
 	unsigned int batching, starved;
 	pthread_t thread;

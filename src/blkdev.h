@@ -55,7 +55,7 @@ struct blkdev_params {
 	bool direct;              /* real I/O, its own time: mbs and latency_us unused */
 	unsigned long mbs;        /* bandwidth, 10^6 bytes/s; 0: no model */
 	unsigned long latency_us; /* added to every request after its transfer */
-	unsigned long seek_us;    /* before the transfer of a request not where the last ended */
+	unsigned long seek_us;    /* most a request pays to move the head (head_move_ns()) */
 	unsigned int nr_requests; /* per direction (/sys/block/X/queue/nr_requests) */
 	unsigned int max_kb;      /* largest request merging makes (max_sectors_kb) */
 };

@@ -51,7 +51,7 @@
 	X(inactive_ratio_scale, 1, 1, 1L << 20, "[none: a machine's own size sets it] inactive_list_is_low() weighs the active/inactive balance as for LRU lists this many times larger: 1 is Linux's rule for the engine's size; 64 gives a 128 MiB engine the balance of an 8 GiB machine (int_sqrt(10 x GiB) inactive ratio)") \
 	X(extfrag_threshold, 500, 0, 1000, "[vm.extfrag_threshold] compaction runs for a high-order request only if its failure would be from fragmentation: a fragmentation index (0: lack of memory .. 1000: fragmentation) above this; at or below it the zone is reclaimed instead") \
 	X(compaction, 1, 0, 1, "[CONFIG_COMPACTION] 0: as a kernel built without compaction: the allocator's slow path never compacts (high orders get a block only from reclaim or what is free) and no kcompactd thread runs") \
-	X(blkdev_seek_us, 0, 0, 1000000, "[a rotating disk's seek and rotational delay; 0 for an SSD] the block device model's one head: a request that does not begin where the previous one ended (another file, or another place in it) first keeps the device busy this long, us; a short skip forward in the same file costs only the skipped bytes' transfer time")
+	X(blkdev_seek_us, 0, 0, 1000000, "[a rotating disk's seek and rotational delay; 0 for an SSD] the block device model's one head: a request that does not begin where the previous one ended (another file, or another place in it) first keeps the device busy this long, us; a skip forward in the same file costs the skipped bytes' transfer time, at most this long")
 /* clang-format on */
 
 #endif /* NODELRU_TUNABLES_H */

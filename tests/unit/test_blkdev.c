@@ -170,8 +170,8 @@ Test(blkdev, transfers_are_serial_latencies_overlap)
 
 /*
  * With a seek time the device has one head: a request where the last one ended transfers at
- * once, one elsewhere in the file or in another file first seeks, and the next request waits
- * for the seek too (it holds the channel, unlike the latency).
+ * once, one in another file first seeks, and the next request waits for the seek too (it
+ * holds the channel, unlike the latency).
  */
 Test(blkdev, a_request_elsewhere_seeks_first)
 {
@@ -187,7 +187,7 @@ Test(blkdev, a_request_elsewhere_seeks_first)
 	submit_write(dev, fd, 0, 0, &d[0]);            /* the head starts nowhere: seek */
 	submit_write(dev, fd, 1, 64 * KIB, &d[1]);     /* next bytes: none (max_kb: no merge) */
 	submit_write(dev, other, 2, 128 * KIB, &d[2]); /* another file: seek */
-	submit_write(dev, fd, 3, 512 * KIB, &d[3]);    /* back, elsewhere in the file: seek */
+	submit_write(dev, fd, 3, 512 * KIB, &d[3]);    /* back to the first file: seek */
 	atomic_store(&fake_now, UINT64_MAX / 2);
 	for (int i = 0; i < 4; i++)
 		cr_assert(wait_done(&d[i]), "request %d", i);
@@ -203,14 +203,15 @@ Test(blkdev, a_request_elsewhere_seeks_first)
 
 /*
  * A skip forward in the same file costs the skipped bytes' pass under the head, as a read
- * around a cached page does on a disk; a skip longer than a seek's worth of them, a seek.
+ * around a cached page does on a disk; a skip longer than a seek's worth of them, a seek, and
+ * so does any move back.
  */
 Test(blkdev, a_short_skip_forward_waits_for_the_bytes_not_a_seek)
 {
 	struct blkdev_params p = {
 		.mbs = 100, .latency_us = 1000, .seek_us = 5000, .nr_requests = 128, .max_kb = 64};
 	const uint64_t seek = 5000000, skip_4k_ns = 40960; /* 4096 bytes at 100 bytes/us */
-	struct done d[3] = {0};
+	struct done d[4] = {0};
 	int fd = scratch_file();
 	struct blkdev *dev;
 
@@ -219,14 +220,17 @@ Test(blkdev, a_short_skip_forward_waits_for_the_bytes_not_a_seek)
 	submit_write(dev, fd, 0, 0, &d[0]);                      /* the head starts nowhere */
 	submit_write(dev, fd, 1, 68 * KIB, &d[1]);               /* one page on */
 	submit_write(dev, fd, 2, 132 * KIB + 1024 * KIB, &d[2]); /* 1 MiB on: 10 ms > a seek */
+	submit_write(dev, fd, 3, 64 * KIB, &d[3]);               /* back: a seek */
 	atomic_store(&fake_now, UINT64_MAX / 2);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		cr_assert(wait_done(&d[i]), "request %d", i);
 	cr_expect_eq(d[1].start_ns, seek + XFER_64K_NS, "after the first's transfer");
 	cr_expect_eq(d[1].done_ns, seek + skip_4k_ns + 2 * XFER_64K_NS + LATENCY_NS,
 		     "the skipped page's time, not a seek");
 	cr_expect_eq(d[2].done_ns, 2 * seek + skip_4k_ns + 3 * XFER_64K_NS + LATENCY_NS,
 		     "a seek, not the skipped megabyte's time");
+	cr_expect_eq(d[3].done_ns, 3 * seek + skip_4k_ns + 4 * XFER_64K_NS + LATENCY_NS,
+		     "back in the same file: a seek");
 	blkdev_destroy(dev);
 	close(fd);
 }
