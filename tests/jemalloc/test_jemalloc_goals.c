@@ -130,10 +130,11 @@ Test(jemalloc_goals, large_objects_succeed_under_a_hog_and_2_mib_after_it)
 		dallocx(objs[--n], s.flags);
 	cr_assert_eq(nlru_region_destroy(hog), 0);
 	/*
-	 * The object needs a free run of 513 pages.  The arena's own freed objects, some 16 MiB
-	 * of dirty pages jemalloc keeps, are scattered over the engine, and its purge shrinker
-	 * cannot run inside its own extent hook; on a run where they leave no such block the
-	 * first try fails, and giving them back (as an embedder would) must make room.
+	 * The object needs 2 MiB and a page of consecutive free pages, usually cut from a free
+	 * 4 MiB block.  The arena's own freed objects, 13-18 MiB of dirty pages jemalloc keeps
+	 * (32 runs), are scattered over the engine and leave one to three such blocks, and its
+	 * purge shrinker cannot run inside its own extent hook; on a run where they leave none
+	 * the first try fails, and giving them back (as an embedder would) must make room.
 	 */
 	big = mallocx(2 << 20, s.flags);
 	if (!big) {

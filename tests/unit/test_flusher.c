@@ -213,7 +213,8 @@ static void writer_stays_under_the_limit(bool thread)
 		 * Pages dirty or under writeback: nr_dirty + nr_writeback, read as dirtied less
 		 * written.  Two reads of those would count twice a page the flusher moves from
 		 * one to the other between them; nr_dirtied changes only in this thread, and the
-		 * one read of nr_written gives the exact figure of its moment.
+		 * one read of nr_written gives the exact figure of its moment.  (Equal here, with
+		 * no swap and no failed write; those move one count and not the other.)
 		 */
 		dirty = vmstat_value(eng, "nr_dirtied") - vmstat_value(eng, "nr_written");
 		cr_assert_leq(dirty, (int64_t)dirty_limit(eng) + RATELIMIT_PAGES,
