@@ -100,7 +100,8 @@ static void *extent_alloc(extent_hooks_t *hooks, void *new_addr, size_t size, si
 			nlru_engine_log(
 				je->eng, NLRU_LOG_INFO,
 				"jemalloc arena %u: no engine run of %zu bytes (alignment %zu): "
-				"%s; the allocation fails",
+				"%s; the allocation fails (the arena's own freed pages may be "
+				"in the way: nlru_jemalloc_purge() gives them back)",
 				je->arena, size, alignment, strerror(-r));
 		atomic_store_explicit(&je->alloc_error, r, memory_order_relaxed);
 		return NULL;
