@@ -145,23 +145,30 @@ static int run(struct bench *b)
 	return 0;
 }
 
+static const char usage[] = "usage: alloc_free [--samples N] [--max-batch B] [--cpu C]\n"
+			    "  --samples N    samples of each figure (default 15)\n"
+			    "  --max-batch B  largest batch, doubled from 1 (default 16384)\n"
+			    "  --cpu C        CPU the benchmark runs on (default 0)\n";
+
 int main(int argc, char **argv)
 {
-	struct bench b = {.samples = 15, .max_batch = 16384};
+	long samples = 15, max_batch = 16384, cpu = 0;
+	const struct bench_opt opts[] = {
+		{"--samples", &samples, NULL, 1, 100000},
+		{"--max-batch", &max_batch, NULL, 1, 16384},
+		{"--cpu", &cpu, NULL, 0, CPU_SETSIZE - 1},
+		{NULL},
+	};
+	struct bench b;
 	struct nlru_config cfg;
-	int cpu = 0, r;
+	int r = bench_parse_opts(argc, argv, opts, usage);
 
-	for (int i = 1; i + 1 < argc; i += 2) {
-		if (strcmp(argv[i], "--samples") == 0)
-			b.samples = atoi(argv[i + 1]);
-		else if (strcmp(argv[i], "--max-batch") == 0)
-			b.max_batch = atol(argv[i + 1]);
-		else if (strcmp(argv[i], "--cpu") == 0)
-			cpu = atoi(argv[i + 1]);
-	}
+	if (r)
+		return r > 0 ? 0 : 2;
+	b = (struct bench){.samples = (int)samples, .max_batch = max_batch};
 	cpu_set_t set;
 	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
+	CPU_SET((int)cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
 
 	nlru_config_init(&cfg);

@@ -280,37 +280,45 @@ static double one_copy(const char *which, const char *big, const char *dst, long
 	return median(mbs, samples);
 }
 
+static const char usage[] =
+	"usage: filecache [--mib N] [--samples N] [--dir DIR] [--only COPY]\n"
+	"  --mib N      engine size in MiB; the copied file is twice that (default 64)\n"
+	"  --samples N  runs of each figure, up to 32 (default 5)\n"
+	"  --dir DIR    where the files are made (default /tmp)\n"
+	"  --only COPY  buffered, pinned or copy_range: that engine copy alone\n";
+
 int main(int argc, char **argv)
 {
 	const char *only = NULL;
-	long mib = 64;
-	int samples = 5;
+	long mib = 64, nsamples = 5;
 	const char *dir = "/tmp";
+	const struct bench_opt opts[] = {
+		{"--mib", &mib, NULL, 16, 65536},
+		{"--samples", &nsamples, NULL, 1, 32},
+		{.name = "--dir", .str = &dir},
+		{.name = "--only", .str = &only},
+		{NULL},
+	};
 	char src[512], dst[512], big[512];
 	double eng_read[32], kern_read[32], eng_copy[32], pin_copy[32], cp_copy[32], loop_copy[32];
 	double floor_copy[32], range_copy[32];
 	struct nlru_engine *eng, *small;
 	struct nlru_config cfg;
 	struct nlru_file *f;
-	char *buf = malloc(CHUNK);
+	int samples, r = bench_parse_opts(argc, argv, opts, usage);
+	char *buf;
 
-	for (int i = 1; i + 1 < argc; i += 2) {
-		if (strcmp(argv[i], "--mib") == 0)
-			mib = atol(argv[i + 1]);
-		else if (strcmp(argv[i], "--samples") == 0)
-			samples = atoi(argv[i + 1]);
-		else if (strcmp(argv[i], "--dir") == 0)
-			dir = argv[i + 1];
-		else if (strcmp(argv[i], "--only") == 0)
-			only = argv[i + 1];
-	}
-	if (samples < 1 || samples > 32)
-		samples = 5;
+	if (r)
+		return r > 0 ? 0 : 2;
+	samples = (int)nsamples;
 	if (only && strcmp(only, "buffered") && strcmp(only, "pinned") &&
 	    strcmp(only, "copy_range")) {
 		fprintf(stderr, "filecache: --only takes buffered, pinned or copy_range\n");
 		return 2;
 	}
+	buf = malloc(CHUNK);
+	if (!buf)
+		return 1;
 	snprintf(src, sizeof(src), "%s/nlru-fc-src", dir);
 	snprintf(big, sizeof(big), "%s/nlru-fc-big", dir);
 	snprintf(dst, sizeof(dst), "%s/nlru-fc-dst", dir);

@@ -192,25 +192,28 @@ static void scan_cost(long mib, int samples)
 	nlru_engine_destroy(eng);
 }
 
+static const char usage[] = "usage: reclaim [--mib N] [--samples N]\n"
+			    "  --mib N      engine size in MiB (default 64)\n"
+			    "  --samples N  samples of each figure, up to 64 (default 5)\n";
+
 int main(int argc, char **argv)
 {
-	long mib = 64;
-	int samples = 5;
+	long mib = 64, samples = 5;
+	const struct bench_opt opts[] = {
+		{"--mib", &mib, NULL, 16, 65536},
+		{"--samples", &samples, NULL, 1, 64},
+		{NULL},
+	};
 	double raw[64];
+	int r = bench_parse_opts(argc, argv, opts, usage);
 
-	for (int i = 1; i + 1 < argc; i += 2) {
-		if (strcmp(argv[i], "--mib") == 0)
-			mib = atol(argv[i + 1]);
-		else if (strcmp(argv[i], "--samples") == 0)
-			samples = atoi(argv[i + 1]);
-	}
-	if (samples < 1 || samples > 64)
-		samples = 5;
+	if (r)
+		return r > 0 ? 0 : 2;
 	for (int s = 0; s < samples; s++)
 		raw[s] = raw_write_mbs(mib * 256);
-	printf("# engine %ld MiB, median of %d samples\n", mib, samples);
-	printf("raw pwrite 4 KiB     %8.1f MB/s\n", median(raw, samples));
-	kswapd_swapout(mib, samples, median(raw, samples));
-	scan_cost(mib, samples);
+	printf("# engine %ld MiB, median of %ld samples\n", mib, samples);
+	printf("raw pwrite 4 KiB     %8.1f MB/s\n", median(raw, (int)samples));
+	kswapd_swapout(mib, (int)samples, median(raw, (int)samples));
+	scan_cost(mib, (int)samples);
 	return 0;
 }
