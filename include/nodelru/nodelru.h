@@ -33,7 +33,7 @@ extern "C" {
 #endif
 
 #define NLRU_VERSION_MAJOR 0
-#define NLRU_VERSION_MINOR 1
+#define NLRU_VERSION_MINOR 2
 #define NLRU_VERSION_PATCH 0
 #define NLRU_VERSION_NUM                                                                           \
 	(NLRU_VERSION_MAJOR * 10000 + NLRU_VERSION_MINOR * 100 + NLRU_VERSION_PATCH)

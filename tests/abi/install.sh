@@ -28,6 +28,13 @@ test -f "$root/$libdir/pkgconfig/nodelru.pc"
 export PKG_CONFIG_PATH=$root/$libdir/pkgconfig
 export PKG_CONFIG_SYSROOT_DIR=$dest
 test -f "$root/include/nodelru/nodelru.h"
+# pkg-config's version is the header's, which names the newest symbol version node.
+header_version=$(sed -n 's/^#define NLRU_VERSION_\(MAJOR\|MINOR\|PATCH\) //p' \
+	"$root/include/nodelru/nodelru.h" | paste -sd.)
+if [ "$(pkg-config --modversion nodelru)" != "$header_version" ]; then
+	echo "install.sh: nodelru.pc says $(pkg-config --modversion nodelru), nodelru.h $header_version" >&2
+	exit 1
+fi
 test -f "$root/share/doc/nodelru/design.md"
 test -f "$root/share/doc/nodelru/embedding.md"
 # The user documents cite only what is installed.

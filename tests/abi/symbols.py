@@ -4,7 +4,9 @@
 For each library: the version script names every symbol, with no wildcard, each in one
 node; the library exports exactly those symbols at those versions (nm -D --defined-only);
 and they are exactly the NLRU_API functions of the library's headers.  Every NLRU_API
-function of include/nodelru/ must belong to one library.  A library that was not built
+function of include/nodelru/ must belong to one library, and the header's version
+(NLRU_VERSION_MAJOR.MINOR) is at least the newest node's, so that a program can test for a
+node's calls with the version.  A library that was not built
 (jemalloc disabled) is checked against its script and headers only.
 
 Usage: symbols.py SOURCE_ROOT NM LIBRARY|- MAP HEADER,... [LIBRARY|- MAP HEADER,...]...
@@ -72,6 +74,22 @@ def exported(nm, lib):
     return symbols
 
 
+def header_version():
+    """(major, minor) of include/nodelru/nodelru.h."""
+    with open(os.path.join(SOURCE, "include", "nodelru", "nodelru.h")) as f:
+        text = f.read()
+    return tuple(int(re.search(r"#define NLRU_VERSION_%s (\d+)" % part, text).group(1))
+                 for part in ("MAJOR", "MINOR"))
+
+
+def check_version(mapfile, listed):
+    """The header's version names no release older than the newest node of @mapfile."""
+    nodes = {tuple(map(int, re.search(r"_(\d+)\.(\d+)$", n).groups())) for n in listed.values()}
+    if max(nodes) > header_version():
+        fail("%s has node version %d.%d, above the header's NLRU_VERSION %d.%d"
+             % ((mapfile,) + max(nodes) + header_version()))
+
+
 def main():
     nm = sys.argv[2]
     args = sys.argv[3:]
@@ -85,6 +103,7 @@ def main():
     claimed = set()
     for lib, mapfile, headers in zip(args[0::3], args[1::3], args[2::3]):
         listed = read_map(os.path.join(SOURCE, mapfile))
+        check_version(mapfile, listed)
         declared = set()
         for h in headers.split(","):
             declared |= set(publicapi.functions(publicapi.parse(os.path.join(SOURCE, h))))
