@@ -7,7 +7,9 @@ The documents a program's author reads from an installed prefix (embedding.md, a
 tuning.md, kernel-differences.md, preload.md in DOC_DIR) may name installed things only: a Markdown link
 must reach a file in DOC_DIR, a path under examples/ must be installed beside them, and no
 path may start with a source-only directory of the repository (src/, tests/, jemalloc/,
-scripts/, bench/, tools/).  HTML comments (the generator's markers) are not read.
+scripts/, bench/, tools/).  HTML comments (the generator's markers) are not read.  README.md
+and CONTRIBUTING.md describe the source tree, so only their links are checked: installed,
+they must reach the documents beside them.
 """
 import glob
 import os
@@ -17,6 +19,16 @@ import sys
 SOURCE_ONLY = ("src", "tests", "jemalloc", "scripts", "bench", "tools")
 TOKEN_RE = re.compile(r"(?<![\w.:/<>*{}$-])((?:" + "|".join(SOURCE_ONLY) + r"|examples)/[\w.*<>+-]*)")
 LINK_RE = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def check_links(name, lineno, line, doc_dir, bad):
+    """Every Markdown link of @line reaches a file installed in @doc_dir."""
+    for m in LINK_RE.finditer(line):
+        target = m.group(1).split("#")[0]
+        if not target or "://" in target:
+            continue
+        if not os.path.exists(os.path.normpath(os.path.join(doc_dir, target))):
+            bad.append(f"{name}:{lineno}: link {target} reaches nothing installed")
 
 
 def check(doc_dir):
@@ -37,12 +49,14 @@ def check(doc_dir):
                         bad.append(f"{name}:{lineno}: {ref} is not installed")
                 else:
                     bad.append(f"{name}:{lineno}: {ref} is in the source tree only")
-            for m in LINK_RE.finditer(line):
-                target = m.group(1).split("#")[0]
-                if not target or "://" in target:
-                    continue
-                if not os.path.exists(os.path.normpath(os.path.join(doc_dir, target))):
-                    bad.append(f"{name}:{lineno}: link {target} reaches nothing installed")
+            check_links(name, lineno, line, doc_dir, bad)
+    for name in ("README.md", "CONTRIBUTING.md"):
+        path = os.path.join(doc_dir, name)
+        if not os.path.exists(path):
+            bad.append(f"{name}: not installed")
+            continue
+        for lineno, line in enumerate(open(path, encoding="utf-8"), 1):
+            check_links(name, lineno, line, doc_dir, bad)
     return bad
 
 
