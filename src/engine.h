@@ -75,6 +75,7 @@ struct nlru_engine {
 	/* Messages that repeat as fast as their cause, rate-limited (log.h) */
 	struct ratelimit_state read_errors;  /* failed reads of files and swap */
 	struct ratelimit_state write_errors; /* failed writebacks of files (swap has its own) */
+	struct ratelimit_state bad_frees;    /* refused frees: a buggy caller's loop repeats them */
 };
 
 static inline struct pglist_data *NODE_DATA(const struct nlru_engine *eng, int nid)

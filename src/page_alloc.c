@@ -1310,7 +1310,7 @@ static __cold_noinline int bad_free(struct nlru_engine *eng, void *addr, unsigne
 	char msg[160];
 	snprintf(msg, sizeof(msg), why, ref > 1 ? (unsigned int)ref : had, order);
 	count_vm_event(eng, NLRU_BAD_FREE);
-	log_err(&eng->log, "free %p refused: %s", addr, msg);
+	log_err_ratelimited(&eng->log, &eng->bad_frees, "free %p refused: %s", addr, msg);
 	return err;
 }
 

@@ -222,10 +222,12 @@ static int bad_exact_free(struct nlru_engine *eng, const void *addr, size_t size
 {
 	count_vm_event(eng, NLRU_BAD_FREE);
 	if (page_addr)
-		log_err(&eng->log, "free_exact %p + %zu refused: page %p %s", addr, size, page_addr,
-			why);
+		log_err_ratelimited(&eng->log, &eng->bad_frees,
+				    "free_exact %p + %zu refused: page %p %s", addr, size,
+				    page_addr, why);
 	else
-		log_err(&eng->log, "free_exact %p + %zu refused: %s", addr, size, why);
+		log_err_ratelimited(&eng->log, &eng->bad_frees, "free_exact %p + %zu refused: %s",
+				    addr, size, why);
 	return -EINVAL;
 }
 

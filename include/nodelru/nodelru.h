@@ -332,10 +332,12 @@ NLRU_API int nlru_alloc_pages(struct nlru_engine *eng, unsigned int gfp, unsigne
 /*
  * nlru_free_pages - give back what nlru_alloc_pages() returned, with the same order.
  * Returns 0; -EINVAL (logged, counted in nlru_bad_free), with the free lists untouched, for an
- * address the engine does not own,
- * a page that is not allocated (double free), the inside of a block, the wrong order, or a
- * page of a region or a file (an address a pin handed out); -EBUSY for a page someone still
- * holds a reference to.
+ * address the engine does not own, a page that is not allocated (double free), the inside of
+ * a block, the wrong order, or a page of a region or a file (an address a pin handed out);
+ * -EBUSY for a page someone still holds a reference to.  Every refusal is counted, and the
+ * refusals of all the free calls together are logged at most 10 times every 5 seconds (Linux
+ * rate-limits bad_page() reports too), a message after a quiet spell saying how many were
+ * not.
  */
 NLRU_API int nlru_free_pages(struct nlru_engine *eng, void *addr, unsigned int order);
 

@@ -262,6 +262,31 @@ Test(badinput, double_free_of_a_page_the_engine_gave_back_unused)
 	destroy_engine(eng);
 }
 
+/*
+ * A caller's loop that frees a stale pointer again and again is refused every time and
+ * counted every time, but logs at most 10 refusals in 5 seconds (the frees here take
+ * microseconds), as Linux's bad_page() reports are rate-limited.
+ */
+Test(badinput, repeated_bad_frees_are_all_counted_and_logged_ten_at_a_time)
+{
+	struct nlru_engine *eng = test_engine(8, NULL);
+	unsigned long before = vm_event_read(eng, NLRU_BAD_FREE);
+	int logged = test_log_count;
+	void *p;
+
+	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 0, 0, &p), 0);
+	cr_assert_eq(nlru_free_pages(eng, p, 0), 0);
+	for (int i = 0; i < 200; i++)
+		cr_assert_eq(nlru_free_pages(eng, p, 0), -EINVAL);
+	cr_expect_eq(vm_event_read(eng, NLRU_BAD_FREE) - before, 200);
+	cr_expect_geq(test_log_count - logged, 1);
+	cr_expect_leq(test_log_count - logged, 10, "%d messages for 200 refused frees",
+		      test_log_count - logged);
+	cr_expect(strstr(test_log_last, "not allocated"), "%s", test_log_last);
+	check_pages_accounted(eng, 0);
+	destroy_engine(eng);
+}
+
 /* Pages a pin handed out belong to their region or file: nlru_free_pages() must not take them. */
 Test(badinput, free_refuses_pages_of_regions_and_files)
 {
