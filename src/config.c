@@ -66,20 +66,31 @@ static const struct {
 	{"mode", "4.7", NLRU_MODE_ZONE},
 };
 
-/* Base 16 after an explicit 0x, else 10: strtol's base 0 would read "010" as octal 8. */
-static int value_base(const char *text)
+/*
+ * A whole number and nothing else: an optional minus sign, then decimal digits, or hex digits
+ * after 0x.  strtol alone would also take leading spaces and a plus sign but not trailing
+ * ones, and with base 0 read "010" as octal 8.
+ */
+static int parse_number(const char *text, long *out)
 {
-	while (isspace((unsigned char)*text))
-		text++;
-	if (*text == '-' || *text == '+')
-		text++;
-	return text[0] == '0' && (text[1] == 'x' || text[1] == 'X') ? 16 : 10;
+	const char *digits = text + (*text == '-');
+	bool hex = digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
+	char *end;
+	long v;
+
+	if (!(hex ? isxdigit((unsigned char)digits[2]) : isdigit((unsigned char)digits[0])))
+		return -EINVAL;
+	errno = 0;
+	v = strtol(text, &end, hex ? 16 : 10);
+	if (errno || *end)
+		return -EINVAL;
+	*out = v;
+	return 0;
 }
 
 /* A whole decimal (or 0x hex) number within [min, max], or one of @name's words. */
 static int parse_value(const char *name, const char *text, long min, long max, long *out)
 {
-	char *end;
 	long v;
 
 	if (!text || !*text)
@@ -91,9 +102,7 @@ static int parse_value(const char *name, const char *text, long min, long max, l
 			return 0;
 		}
 	}
-	errno = 0;
-	v = strtol(text, &end, value_base(text));
-	if (errno || *end || v < min || v > max)
+	if (parse_number(text, &v) || v < min || v > max)
 		return -EINVAL;
 	*out = v;
 	return 0;

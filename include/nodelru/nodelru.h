@@ -193,8 +193,9 @@ NLRU_API int nlru_config_init(struct nlru_config *cfg);
 
 /*
  * nlru_config_set - set the tunable called @name (see tunables.h) from the text @value, as the
- * tools' --set name=value does: decimal ("010" is ten), hexadecimal after "0x", or a word some
- * tunables take ("node" and "zone" for mode).
+ * tools' --set name=value does: decimal ("010" is ten), hexadecimal after "0x", with an
+ * optional minus sign and nothing around it (" 5", "+5" and "5\n" are refused), or a word
+ * some tunables take ("node" and "zone" for mode).
  * "topology" and "swap_path" are accepted too and keep the @value pointer, which must stay
  * valid until nlru_engine_create() returns.  Returns 0; -ENOENT for an unknown name, -EINVAL
  * for a value that does not parse, is out of range, or is one the tunable does not take

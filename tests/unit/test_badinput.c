@@ -343,6 +343,22 @@ Test(badinput, config_set_refuses_unknown_names_and_bad_values)
 	cr_expect(strstr(test_log_last, "no_such_tunable"), "%s", test_log_last);
 	cr_expect_eq(nlru_config_set(&cfg, "node_mib", "12x"), -EINVAL);
 	cr_expect_eq(nlru_config_set(&cfg, "node_mib", ""), -EINVAL);
+	/* The whole text is the number: no space on either side, no plus sign. */
+	cr_expect_eq(nlru_config_set(&cfg, "node_mib", " 12"), -EINVAL);
+	cr_expect_eq(nlru_config_set(&cfg, "node_mib", "\t12"), -EINVAL);
+	cr_expect_eq(nlru_config_set(&cfg, "node_mib", "12 "), -EINVAL);
+	cr_expect_eq(nlru_config_set(&cfg, "node_mib", "12\n"), -EINVAL);
+	cr_expect_eq(nlru_config_set(&cfg, "node_mib", "+12"), -EINVAL);
+	cr_expect_eq(nlru_config_set(&cfg, "node_mib", "0x"), -EINVAL);
+	cr_expect_eq(nlru_config_set(&cfg, "node_mib", "- 1"), -EINVAL);
+	cr_expect_eq(cfg.node_mib, 8);
+	cr_expect_eq(nlru_config_set(&cfg, "node_mib", "0x10"), 0);
+	cr_expect_eq(cfg.node_mib, 16);
+	cr_expect_eq(nlru_config_set(&cfg, "node_mib", "010"), 0);
+	cr_expect_eq(cfg.node_mib, 10);
+	cr_expect_eq(nlru_config_set(&cfg, "swap_mib", "-1"), 0);
+	cr_expect_eq(cfg.swap_mib, -1);
+	cr_expect_eq(nlru_config_set(&cfg, "node_mib", "8"), 0);
 	cr_expect_eq(nlru_config_set(&cfg, "watermark_scale_factor", "1001"), -EINVAL);
 	cr_expect(strstr(test_log_last, "[1, 1000]"), "%s", test_log_last);
 	cr_expect_eq(cfg.node_mib, 8, "a refused value leaves the field alone");
