@@ -98,13 +98,14 @@ int anon_region_alloc(struct nlru_engine *eng, size_t pages, int nid, struct nlr
 	if (!out)
 		return log_einval(&eng->log, "region: create needs somewhere to put the handle "
 					     "(out is NULL)");
-	if (pages == 0 || pages > UINT32_MAX ||
-	    (nid != NLRU_NUMA_NO_NODE && (nid < 0 || nid >= eng->nr_nodes))) {
-		log_err(&eng->log,
-			"region: %zu pages on node %d is not a region this engine can make", pages,
-			nid);
-		return -EINVAL;
-	}
+	if (pages == 0 || pages > UINT32_MAX)
+		return log_einval(&eng->log, "region: %zu pages: a region has 1 to %u pages", pages,
+				  UINT32_MAX);
+	if (nid != NLRU_NUMA_NO_NODE && (nid < 0 || nid >= eng->nr_nodes))
+		return log_einval(&eng->log,
+				  "region: node %d does not exist (the engine has %d; "
+				  "NLRU_NUMA_NO_NODE places pages anywhere)",
+				  nid, eng->nr_nodes);
 	region = calloc(1, sizeof(*region));
 	if (!region || !(region->slots = calloc(pages, sizeof(uint64_t)))) {
 		free(region);
@@ -185,7 +186,8 @@ int nlru_region_destroy(struct nlru_region *region)
 		pinned = region->pinned;
 		spin_unlock(&region->lock);
 		if (pinned) {
-			log_err(&eng->log, "region destroy: %ld pins are still held", pinned);
+			log_err(&eng->log, "region destroy: %ld pin%s still held", pinned,
+				pinned == 1 ? " is" : "s are");
 			return -EBUSY;
 		}
 		map_region_stop(region);
@@ -194,9 +196,12 @@ int nlru_region_destroy(struct nlru_region *region)
 	wait_for_swap_writes(region);
 	spin_lock(&region->lock);
 	if (region->pinned) {
+		long pinned = region->pinned;
+
 		spin_unlock(&region->lock);
 		rwlock_unlock(&eng->owners->lock);
-		log_err(&eng->log, "region destroy: %ld pins are still held", region->pinned);
+		log_err(&eng->log, "region destroy: %ld pin%s still held", pinned,
+			pinned == 1 ? " is" : "s are");
 		return -EBUSY;
 	}
 	region_release(region);

@@ -191,6 +191,30 @@ Test(badinput, bad_allocation_requests)
 	destroy_engine(eng);
 }
 
+/* A refused region says which of its arguments is wrong, and a held pin how many there are. */
+Test(badinput, bad_region_requests_name_what_is_wrong)
+{
+	struct nlru_engine *eng = test_engine(8, NULL);
+	struct nlru_region *region;
+	void *p;
+
+	cr_expect_eq(nlru_region_create(eng, 0, 0, &region), -EINVAL);
+	cr_expect(strstr(test_log_last, "0 pages: a region has 1 to"), "%s", test_log_last);
+	cr_expect_eq(nlru_region_create(eng, 16, 3, &region), -EINVAL);
+	cr_expect(strstr(test_log_last, "node 3 does not exist"), "%s", test_log_last);
+	cr_assert_eq(nlru_region_create(eng, 16, 0, &region), 0);
+	cr_assert_eq(nlru_region_pin(region, 0, 0, &p), 0);
+	cr_expect_eq(nlru_region_destroy(region), -EBUSY);
+	cr_expect(strstr(test_log_last, "1 pin is still held"), "%s", test_log_last);
+	cr_assert_eq(nlru_region_pin(region, 1, 0, &p), 0);
+	cr_expect_eq(nlru_region_destroy(region), -EBUSY);
+	cr_expect(strstr(test_log_last, "2 pins are still held"), "%s", test_log_last);
+	cr_assert_eq(nlru_region_unpin(region, 0), 0);
+	cr_assert_eq(nlru_region_unpin(region, 1), 0);
+	cr_expect_eq(nlru_region_destroy(region), 0);
+	destroy_engine(eng);
+}
+
 static void expect_bad_free(struct nlru_engine *eng, void *addr, unsigned int order, int err,
 			    const char *words)
 {
