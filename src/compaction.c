@@ -113,7 +113,7 @@ enum compact_result compaction_suitable(const struct nlru_engine *eng, struct zo
 		return COMPACT_SKIPPED;
 	/* Only a failure from fragmentation is compaction's to mend. */
 	fragindex = fragmentation_index(zone, order);
-	if (fragindex >= 0 && fragindex <= eng->cfg.extfrag_threshold)
+	if (fragindex >= 0 && fragindex <= tunable(eng, extfrag_threshold))
 		return COMPACT_NOT_SUITABLE_ZONE;
 	return COMPACT_CONTINUE;
 }

@@ -75,7 +75,7 @@ int nlru_zone_info(struct nlru_engine *eng, int nid, enum nlru_zone_type zid,
 	info->wmark_low = low_wmark_pages(zone);
 	info->wmark_high = high_wmark_pages(zone);
 	for (int j = 0; j < MAX_NR_ZONES; j++)
-		info->lowmem_reserve[j] = (uint64_t)zone->lowmem_reserve[j];
+		info->lowmem_reserve[j] = (uint64_t)zone_lowmem_reserve(zone, j);
 	if (zone->pageset[0]) {
 		info->pcp_high = (uint32_t)zone->pageset[0][0].high;
 		info->pcp_batch = (uint32_t)zone->pageset[0][0].batch;

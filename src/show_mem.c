@@ -118,8 +118,8 @@ static void show_zone(struct nlru_engine *eng, struct zone *zone, int classzone_
 		 "%s = %lukB",
 		 zone->node, nlru_zone_name(zone->zone_idx),
 		 zone_page_state(zone, NLRU_NR_FREE_PAGES), min_wmark_pages(zone),
-		 low_wmark_pages(zone), high_wmark_pages(zone), zone->lowmem_reserve[classzone_idx],
-		 zone->managed_pages, blocks, total_kb);
+		 low_wmark_pages(zone), high_wmark_pages(zone),
+		 zone_lowmem_reserve(zone, classzone_idx), zone->managed_pages, blocks, total_kb);
 }
 
 /* Every node, then every zone, the request could use, in zonelist order. */

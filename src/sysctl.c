@@ -2,10 +2,12 @@
  * sysctl.c - the engine's /proc/sys/vm: tunables read back, and changed on a live engine with
  * the effects writing their sysctl has in Linux 4.8 (mm/page_alloc.c
  * min_free_kbytes_sysctl_handler(), watermark_scale_factor_sysctl_handler(),
- * percpu_pagelist_fraction_sysctl_handler(); the others are read where they are used).
+ * lowmem_reserve_ratio_sysctl_handler(), percpu_pagelist_fraction_sysctl_handler(); the
+ * others are read where they are used).
  *
- * The tunables that shape the engine (its size, topology, mode, threads, swap and device)
- * are fixed at creation, as a kernel's are at boot.
+ * The tunables that shape the engine (its size, topology, mode, threads, swap and device,
+ * compaction, and its own scale of the inactive ratio) are fixed at creation, as a kernel's
+ * are at boot.
  */
 #include <errno.h>
 #include <string.h>
@@ -19,6 +21,7 @@
 enum sysctl_effect {
 	SYSCTL_READ_WHERE_USED, /* read each time it is used: storing it is enough */
 	SYSCTL_WATERMARKS,      /* setup_per_zone_wmarks() */
+	SYSCTL_LOWMEM_RESERVE,  /* setup_per_zone_lowmem_reserve() */
 	SYSCTL_PCP_SIZES,       /* every per-CPU list's high and batch */
 };
 
@@ -32,8 +35,12 @@ static const struct {
 	{"dirty_writeback_centisecs", SYSCTL_READ_WHERE_USED},
 	{"dirty_expire_centisecs", SYSCTL_READ_WHERE_USED},
 	{"kswapd_nap_ms", SYSCTL_READ_WHERE_USED},
+	{"extfrag_threshold", SYSCTL_READ_WHERE_USED},
 	{"min_free_kbytes", SYSCTL_WATERMARKS},
 	{"watermark_scale_factor", SYSCTL_WATERMARKS},
+	{"lowmem_reserve_ratio_dma", SYSCTL_LOWMEM_RESERVE},
+	{"lowmem_reserve_ratio_dma32", SYSCTL_LOWMEM_RESERVE},
+	{"lowmem_reserve_ratio_normal", SYSCTL_LOWMEM_RESERVE},
 	{"percpu_pagelist_fraction", SYSCTL_PCP_SIZES},
 };
 
@@ -99,7 +106,8 @@ int nlru_tunable_set(struct nlru_engine *eng, const char *name, long value)
 		log_err(&eng->log,
 			"tunable_set: %s is fixed when the engine is created; on a live engine "
 			"only swappiness, the dirty_* tunables, kswapd_nap_ms, min_free_kbytes, "
-			"watermark_scale_factor and percpu_pagelist_fraction change",
+			"watermark_scale_factor, the lowmem_reserve_ratio_* tunables, "
+			"extfrag_threshold and percpu_pagelist_fraction change",
 			name);
 		return -EPERM;
 	}
@@ -108,6 +116,8 @@ int nlru_tunable_set(struct nlru_engine *eng, const char *name, long value)
 	if (old != value) {
 		if (live_tunables[live].effect == SYSCTL_WATERMARKS)
 			setup_per_zone_wmarks_live(eng);
+		else if (live_tunables[live].effect == SYSCTL_LOWMEM_RESERVE)
+			setup_per_zone_lowmem_reserve_live(eng);
 		else if (live_tunables[live].effect == SYSCTL_PCP_SIZES)
 			err = update_pcp_sizes(eng);
 	}

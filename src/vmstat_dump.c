@@ -163,9 +163,9 @@ static void dump_zone_header_48(const struct nlru_engine *eng, const struct zone
 /* The protection line and the per-CPU lists: the same in 4.7 and 4.8. */
 void dump_zone_pagesets(const struct nlru_engine *eng, const struct zone *zone, FILE *out)
 {
-	fprintf(out, "\n        protection: (%ld", zone->lowmem_reserve[0]);
+	fprintf(out, "\n        protection: (%ld", zone_lowmem_reserve(zone, 0));
 	for (int j = 1; j < MAX_NR_ZONES; j++)
-		fprintf(out, ", %ld", zone->lowmem_reserve[j]);
+		fprintf(out, ", %ld", zone_lowmem_reserve(zone, j));
 	fprintf(out, ")\n  pagesets");
 	for (int cpu = 0; cpu < eng->nr_cpus; cpu++) {
 		const struct per_cpu_pages *pcp = &zone->pageset[0][cpu];

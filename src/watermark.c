@@ -80,11 +80,11 @@ static long lowmem_reserve_ratio(const struct nlru_engine *eng, int zid)
 {
 	switch (zid) {
 	case ZONE_DMA:
-		return eng->cfg.lowmem_reserve_ratio_dma;
+		return tunable(eng, lowmem_reserve_ratio_dma);
 	case ZONE_DMA32:
-		return eng->cfg.lowmem_reserve_ratio_dma32;
+		return tunable(eng, lowmem_reserve_ratio_dma32);
 	default:
-		return eng->cfg.lowmem_reserve_ratio_normal;
+		return tunable(eng, lowmem_reserve_ratio_normal);
 	}
 }
 
@@ -101,12 +101,15 @@ static void setup_per_zone_lowmem_reserve(struct nlru_engine *eng)
 		for (int j = 0; j < MAX_NR_ZONES; j++) {
 			unsigned long managed = pgdat->node_zones[j].managed_pages;
 
-			pgdat->node_zones[j].lowmem_reserve[j] = 0;
+			__atomic_store_n(&pgdat->node_zones[j].lowmem_reserve[j], 0,
+					 __ATOMIC_RELAXED);
 			for (int idx = j - 1; idx >= 0; idx--) {
 				struct zone *lower = &pgdat->node_zones[idx];
 				long ratio = MAX(lowmem_reserve_ratio(eng, idx), 1);
 
-				lower->lowmem_reserve[j] = (long)(managed / (unsigned long)ratio);
+				__atomic_store_n(&lower->lowmem_reserve[j],
+						 (long)(managed / (unsigned long)ratio),
+						 __ATOMIC_RELAXED);
 				managed += lower->managed_pages;
 			}
 		}
@@ -132,7 +135,7 @@ static void calculate_totalreserve_pages(struct nlru_engine *eng)
 			unsigned long total;
 
 			for (int j = 0; j < MAX_NR_ZONES; j++)
-				max = MAX(max, zone->lowmem_reserve[j]);
+				max = MAX(max, zone_lowmem_reserve(zone, j));
 			total = MIN((unsigned long)max + high_wmark_pages(zone),
 				    zone->managed_pages);
 			__atomic_store_n(&zone->zm->totalreserve_pages, total, __ATOMIC_RELAXED);
@@ -200,6 +203,12 @@ void setup_per_zone_wmarks_live(struct nlru_engine *eng)
 	calculate_totalreserve_pages(eng);
 }
 
+void setup_per_zone_lowmem_reserve_live(struct nlru_engine *eng)
+{
+	setup_per_zone_lowmem_reserve(eng);
+	calculate_totalreserve_pages(eng);
+}
+
 static unsigned long rounddown_pow_of_two(unsigned long n)
 {
 	return n ? 1ul << (63 - __builtin_clzl(n)) : 0;
@@ -255,7 +264,7 @@ bool __zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
 		free_pages -= (long)__atomic_load_n(&z->nr_reserved_highatomic, __ATOMIC_RELAXED);
 	else
 		min -= min / 4;
-	if (free_pages <= min + z->lowmem_reserve[classzone_idx])
+	if (free_pages <= min + zone_lowmem_reserve(z, classzone_idx))
 		return false;
 	if (!order)
 		return true;

@@ -25,6 +25,12 @@ void init_per_zone_wmark_min(struct nlru_engine *eng);
  * setup_per_zone_wmarks() with calculate_totalreserve_pages().  Serialised by the caller.
  */
 void setup_per_zone_wmarks_live(struct nlru_engine *eng);
+/*
+ * What writing vm.lowmem_reserve_ratio does (lowmem_reserve_ratio_sysctl_handler()): every
+ * zone's reserves from the ratios in force, and the totals the dirty limits leave out.
+ * Serialised by the caller.
+ */
+void setup_per_zone_lowmem_reserve_live(struct nlru_engine *eng);
 
 /* zone_batchsize() and the pcp high/batch it implies (or percpu_pagelist_fraction's). */
 int zone_batchsize(const struct zone *zone);
@@ -35,6 +41,12 @@ unsigned long int_sqrt(unsigned long x);
 static inline unsigned long wmark_pages(const struct zone *z, enum zone_watermarks i)
 {
 	return __atomic_load_n(&z->watermark[i], __ATOMIC_RELAXED);
+}
+
+/* What @z keeps back from an allocation whose highest usable zone is @classzone_idx. */
+static inline long zone_lowmem_reserve(const struct zone *z, int classzone_idx)
+{
+	return __atomic_load_n(&z->lowmem_reserve[classzone_idx], __ATOMIC_RELAXED);
 }
 
 static inline unsigned long min_wmark_pages(const struct zone *z)
@@ -62,7 +74,7 @@ static inline bool zone_watermark_fast(struct zone *z, unsigned int order, unsig
 {
 	long free_pages = zone_page_state(z, NLRU_NR_FREE_PAGES);
 
-	if (!order && free_pages > (long)mark + z->lowmem_reserve[classzone_idx])
+	if (!order && free_pages > (long)mark + zone_lowmem_reserve(z, classzone_idx))
 		return true;
 	return __zone_watermark_ok(z, order, mark, classzone_idx, alloc_flags, free_pages);
 }

@@ -23,10 +23,11 @@ static void markdown(void)
 	       "optional minus sign and nothing around the number.\n\n"
 	       "On a live engine, `nlru_tunable_get()` reads any tunable back and "
 	       "`nlru_tunable_set()` changes `swappiness`, the `dirty_*` tunables, "
-	       "`kswapd_nap_ms`, `min_free_kbytes`, `watermark_scale_factor` and "
+	       "`kswapd_nap_ms`, `min_free_kbytes`, `watermark_scale_factor`, the "
+	       "`lowmem_reserve_ratio_*` tunables, `extfrag_threshold` and "
 	       "`percpu_pagelist_fraction` with the effect writing their /proc/sys/vm file has "
-	       "in Linux (watermarks and per-CPU lists recomputed); the others are fixed when "
-	       "the engine is created, as a kernel's memory layout is at boot.\n\n"
+	       "in Linux (watermarks, lowmem reserves and per-CPU lists recomputed); the others "
+	       "are fixed when the engine is created, as a kernel's memory layout is at boot.\n\n"
 	       "| tunable | environment | default | range | Linux counterpart | meaning |\n"
 	       "| --- | --- | --- | --- | --- | --- |\n");
 	for (unsigned int i = 0; nlru_tunable_info(i, &t) == 0; i++) {

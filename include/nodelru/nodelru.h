@@ -216,15 +216,18 @@ NLRU_API int nlru_tunable_get(const struct nlru_engine *eng, const char *name, l
  * nlru_tunable_set - change tunable @name of a live engine, with the effect writing its
  * /proc/sys/vm file has in Linux 4.8: min_free_kbytes and watermark_scale_factor recompute
  * every zone's watermarks and the reserves the dirty limits leave out
- * (setup_per_zone_wmarks()); percpu_pagelist_fraction gives every per-CPU list its new high
- * and batch, draining it first; swappiness, dirty_ratio, dirty_background_ratio,
- * dirty_writeback_centisecs, dirty_expire_centisecs and kswapd_nap_ms are read where they
- * are used, so the next reclaim pass, writer, flusher wakeup or kswapd nap follows them
- * (the flusher's current sleep, as in 4.8, ends at the interval it began with).  Returns 0;
- * -ENOENT for an unknown name, -EINVAL for a value the tunable does not take, -EPERM for a
- * tunable fixed at creation (the engine's size, topology, mode, threads, swap and device
- * model), each logged; -ENOMEM when a per-CPU list could not be resized (those done keep
- * their new size).  Thread-safe.
+ * (setup_per_zone_wmarks()); the lowmem_reserve_ratio_* tunables every zone's lowmem reserve
+ * (its "protection") and those reserves (setup_per_zone_lowmem_reserve());
+ * percpu_pagelist_fraction gives every per-CPU list its new high and batch, draining it
+ * first; swappiness, dirty_ratio, dirty_background_ratio, dirty_writeback_centisecs,
+ * dirty_expire_centisecs, kswapd_nap_ms and extfrag_threshold are read where they are used,
+ * so the next reclaim pass, writer, flusher wakeup, kswapd nap or compaction check follows
+ * them (the flusher's current sleep, as in 4.8, ends at the interval it began with).
+ * Returns 0; -ENOENT for an unknown name, -EINVAL for a value the tunable does not take,
+ * -EPERM for a tunable fixed at creation (the engine's size and zones, topology,
+ * prefaulting, mode, threads, swap, device model, the mapped regions' access sampling,
+ * compaction on or off, and inactive_ratio_scale), each logged; -ENOMEM when a per-CPU list
+ * could not be resized (those done keep their new size).  Thread-safe.
  */
 NLRU_API int nlru_tunable_set(struct nlru_engine *eng, const char *name, long value);
 

@@ -187,8 +187,8 @@ Test(compaction, a_request_failing_from_lack_of_memory_is_not_compacted)
 	cr_expect_eq(vmstat_value(eng, "compact_free_scanned"), 0);
 	cr_expect_eq(vmstat_value(eng, "pgmigrate_success"), 0);
 
-	/* The default threshold: fragmentation, so compaction makes the block. */
-	eng->cfg.extfrag_threshold = 500;
+	/* The default threshold, set as vm.extfrag_threshold is: fragmentation, so compaction. */
+	cr_assert_eq(nlru_tunable_set(eng, "extfrag_threshold", 500), 0, "%s", test_log_last);
 	cr_expect_eq(compaction_suitable(eng, normal, MAX_ORDER - 1, 0, ZONE_NORMAL),
 		     COMPACT_CONTINUE);
 	cr_assert_eq(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, MAX_ORDER - 1, 0, &addr), 0, "%s",

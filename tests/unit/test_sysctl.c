@@ -116,6 +116,36 @@ Test(sysctl, a_lower_dirty_ratio_holds_the_next_writer)
 	destroy_engine(eng);
 }
 
+/*
+ * lowmem_reserve_ratio_dma32 sets what DMA32 keeps back from allocations that could have used
+ * Normal (setup_per_zone_lowmem_reserve()): Normal's managed pages over the ratio.
+ */
+Test(sysctl, lowmem_reserve_ratio_sets_the_lower_zone_protection)
+{
+	struct nlru_engine *eng = test_engine(64, NULL);
+	struct nlru_zone_info dma32 = {.size = sizeof(dma32), .version = NLRU_ZONE_INFO_VERSION};
+	struct nlru_zone_info normal = normal_zone(eng);
+	long v;
+
+	cr_assert_eq(nlru_zone_info(eng, 0, NLRU_ZONE_DMA32, &dma32), 0, "%s", test_log_last);
+	cr_assert_gt(dma32.managed, 0);
+	cr_assert_eq(nlru_tunable_get(eng, "lowmem_reserve_ratio_dma32", &v), 0);
+	cr_expect_eq(dma32.lowmem_reserve[NLRU_ZONE_NORMAL], normal.managed / (uint64_t)v);
+	cr_assert_eq(nlru_tunable_set(eng, "lowmem_reserve_ratio_dma32", 4), 0, "%s",
+		     test_log_last);
+	cr_assert_eq(nlru_zone_info(eng, 0, NLRU_ZONE_DMA32, &dma32), 0);
+	cr_expect_eq(dma32.lowmem_reserve[NLRU_ZONE_NORMAL], normal.managed / 4,
+		     "protection %llu, Normal has %llu pages",
+		     (unsigned long long)dma32.lowmem_reserve[NLRU_ZONE_NORMAL],
+		     (unsigned long long)normal.managed);
+	cr_expect_eq(dma32.lowmem_reserve[NLRU_ZONE_DMA32], 0, "no zone protects from itself");
+	/* And back to the ratio it had. */
+	cr_assert_eq(nlru_tunable_set(eng, "lowmem_reserve_ratio_dma32", v), 0);
+	cr_assert_eq(nlru_zone_info(eng, 0, NLRU_ZONE_DMA32, &dma32), 0);
+	cr_expect_eq(dma32.lowmem_reserve[NLRU_ZONE_NORMAL], normal.managed / (uint64_t)v);
+	destroy_engine(eng);
+}
+
 Test(sysctl, fixed_and_unknown_tunables_are_refused_and_explained)
 {
 	struct nlru_engine *eng = test_engine(16, NULL);
