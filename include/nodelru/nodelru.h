@@ -354,6 +354,9 @@ NLRU_API int nlru_free_pages(struct nlru_engine *eng, void *addr, unsigned int o
  * way nlru_alloc_pages() gets it, reclaiming if @gfp allows.  One or two NULL entries are
  * filled one at a time as nlru_alloc_pages() fills them, cheaper than a batch, until one
  * cannot be had.  So fewer than asked is normal under pressure: call again for the rest.
+ * The watermark test counts the whole batch, so once free memory is within @nr pages of the
+ * low watermark, every call gets one page, as in Linux; under pressure, batches of the
+ * zone's per-CPU batch (nlru_zone_info()'s pcp_batch) keep their batching longest.
  * In zone mode, whose fair policy charges every page to a zone's batch, and for
  * NLRU_GFP_WRITE, placed by the dirty limits, the pages come one at a time until one cannot
  * be had.
