@@ -325,7 +325,10 @@ NLRU_API int nlru_node_distance(const struct nlru_engine *eng, int from, int to)
  * at NLRU_LOG_WARN as Linux's warn_alloc() reports it (the flags decoded, what reclaim and
  * the retries did, each usable node's and zone's free pages, watermarks and free blocks),
  * unless @gfp has NLRU_GFP_NOWARN, and at most 10 reports in 5 s per engine (the next one
- * says how many were held back; nlru_alloc_fail counts them all).  A request that no zone
+ * says how many were held back; nlru_alloc_fail counts them all).  A report is several
+ * messages, as Linux's is several lines: the first, "alloc: page allocation failure: ...",
+ * says what was asked; a log callback that keeps one message per failure should keep that
+ * one, not the last (the swap line).  A request that no zone
  * of the engine can ever serve (its zones have no memory, as NLRU_GFP_DMA with dma_pct 0, or
  * none has room for a block of @order) is refused at once with -ENOMEM, without reclaim, and
  * logged at NLRU_LOG_ERROR whatever the flags.
