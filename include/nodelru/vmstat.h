@@ -39,7 +39,7 @@ enum nlru_node_stat_item {
 
 /*
  * Event counters.  A zoned counter takes NLRU_MAX_NR_ZONES consecutive slots:
- * NLRU_PGALLOC + NLRU_ZONE_DMA32 is pgalloc_dma32.
+ * NLRU_ZONE_EVENT(NLRU_PGALLOC, NLRU_ZONE_DMA32) is pgalloc_dma32.
  */
 enum nlru_vm_event_item {
 #define NLRU_G_(e, v, n, h) NLRU_##e = v,
@@ -53,6 +53,14 @@ enum nlru_vm_event_item {
 #undef NLRU_G_
 #undef NLRU_Z_
 };
+
+/*
+ * The slot of zoned event @item for zone @zone (NLRU_PGALLOC and NLRU_ZONE_DMA32 give
+ * pgalloc_dma32), as an enum nlru_vm_event_item.  The plain sum NLRU_PGALLOC +
+ * NLRU_ZONE_DMA32 is the same number in C, but C++20 deprecates arithmetic between two
+ * enumerations and C++ takes no int where the enum is expected.
+ */
+#define NLRU_ZONE_EVENT(item, zone) ((enum nlru_vm_event_item)((int)(item) + (int)(zone)))
 
 #define NLRU_VMSTAT_VERSION 1
 
