@@ -5,9 +5,9 @@
  * lowmem_reserve_ratio_sysctl_handler(), percpu_pagelist_fraction_sysctl_handler(); the
  * others are read where they are used).
  *
- * The tunables that shape the engine (its size, topology, mode, threads, swap and device,
- * compaction, and its own scale of the inactive ratio) are fixed at creation, as a kernel's
- * are at boot.
+ * The tunables that shape the engine (its size and zones, topology, prefaulting, mode,
+ * threads, swap, device model, the mapped regions' access sampling, compaction, and its own
+ * scale of the inactive ratio) are fixed at creation, as a kernel's are at boot.
  */
 #include <errno.h>
 #include <string.h>
