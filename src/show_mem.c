@@ -143,33 +143,39 @@ static void show_free_areas(struct nlru_engine *eng, const struct zoneref *prefe
 		 total_swap_pages(eng));
 }
 
-static bool alloc_ratelimit_ok(struct nlru_engine *eng)
+/*
+ * May a report go out now?  Sets @held_back to the text its first line ends with: how many
+ * reports the limit held back before it, or nothing.  The count rides on the first line, not
+ * on a message of its own, so the first message of every report is the one that names it.
+ */
+static bool alloc_ratelimit_ok(struct nlru_engine *eng, char *held_back, size_t size)
 {
 	int missed = 0;
 
 	if (!ratelimit_ok(&eng->alloc_warn_rs, engine_now_ns(eng), &missed))
 		return false;
 	if (missed)
-		log_warn(&eng->log,
-			 "alloc: %d allocation failure reports suppressed (nlru_alloc_fail "
-			 "counts every failure)",
-			 missed);
+		snprintf(held_back, size,
+			 " (%d earlier report%s not logged; nlru_alloc_fail counts all)", missed,
+			 missed == 1 ? "" : "s");
+	else
+		held_back[0] = '\0';
 	return true;
 }
 
 void warn_alloc(struct nlru_engine *eng, unsigned int gfp, unsigned int order,
 		const struct zoneref *preferred, int high_zoneidx, const struct alloc_report *rep)
 {
-	char names[200];
+	char names[200], held_back[96];
 
-	if ((gfp & NLRU_GFP_NOWARN) || !alloc_ratelimit_ok(eng))
+	if ((gfp & NLRU_GFP_NOWARN) || !alloc_ratelimit_ok(eng, held_back, sizeof(held_back)))
 		return;
 	log_warn(&eng->log,
 		 "alloc: page allocation failure: order:%u, mode:%#x(%s), node %d%s, zones up "
-		 "to %s",
+		 "to %s%s",
 		 order, gfp, gfp_names(gfp, names, sizeof(names)), preferred->zone->node,
 		 gfp & NLRU_GFP_THISNODE ? " only" : " first, then the others by distance",
-		 nlru_zone_name(high_zoneidx));
+		 nlru_zone_name(high_zoneidx), held_back);
 	if (rep)
 		log_warn(
 			&eng->log,
@@ -185,9 +191,9 @@ void warn_alloc(struct nlru_engine *eng, unsigned int gfp, unsigned int order,
 void warn_alloc_impossible(struct nlru_engine *eng, unsigned int gfp, unsigned int order, int nid,
 			   int high_zoneidx)
 {
-	char names[200], where[64];
+	char names[200], where[64], held_back[96];
 
-	if (!alloc_ratelimit_ok(eng))
+	if (!alloc_ratelimit_ok(eng, held_back, sizeof(held_back)))
 		return;
 	if (gfp & NLRU_GFP_THISNODE)
 		snprintf(where, sizeof(where), "node %d (__GFP_THISNODE)",
@@ -196,7 +202,7 @@ void warn_alloc_impossible(struct nlru_engine *eng, unsigned int gfp, unsigned i
 		snprintf(where, sizeof(where), "any node");
 	log_err(&eng->log,
 		"alloc: order:%u, mode:%#x(%s) can never be served: no zone up to %s on %s has "
-		"%s (zone sizes are fixed at creation: dma_pct, dma32_pct, movable_pct, node_mib)",
+		"%s (zone sizes are fixed at creation: dma_pct, dma32_pct, movable_pct, node_mib)%s",
 		order, gfp, gfp_names(gfp, names, sizeof(names)), nlru_zone_name(high_zoneidx),
-		where, order ? "room for a block of that order" : "any memory");
+		where, order ? "room for a block of that order" : "any memory", held_back);
 }

@@ -321,17 +321,17 @@ NLRU_API int nlru_node_distance(const struct nlru_engine *eng, int from, int to)
  * once are refused).  A page of this call is never migrated, whatever its type: the engine
  * cannot know where the caller keeps its address, so NLRU_GFP_MOVABLE only places it among
  * movable pages, and should be given only for pages held briefly.  A high-order request can
- * still fail while enough pages are free in total.  A failure is reported
- * at NLRU_LOG_WARN as Linux's warn_alloc() reports it (the flags decoded, what reclaim and
- * the retries did, each usable node's and zone's free pages, watermarks and free blocks),
- * unless @gfp has NLRU_GFP_NOWARN, and at most 10 reports in 5 s per engine (the next one
- * says how many were held back; nlru_alloc_fail counts them all).  A report is several
- * messages, as Linux's is several lines: the first, "alloc: page allocation failure: ...",
- * says what was asked; a log callback that keeps one message per failure should keep that
- * one, not the last (the swap line).  A request that no zone
- * of the engine can ever serve (its zones have no memory, as NLRU_GFP_DMA with dma_pct 0, or
- * none has room for a block of @order) is refused at once with -ENOMEM, without reclaim, and
- * logged at NLRU_LOG_ERROR whatever the flags.
+ * still fail while enough pages are free in total.  A failure is reported at NLRU_LOG_WARN as
+ * Linux's warn_alloc() reports it (the flags decoded, what reclaim and the retries did, each
+ * usable node's and zone's free pages, watermarks and free blocks), unless @gfp has
+ * NLRU_GFP_NOWARN, and at most 10 reports in 5 s per engine (the next one's first message ends
+ * with how many were held back; nlru_alloc_fail counts them all).  A report is several
+ * messages, as Linux's is several lines: the first, "alloc: page allocation failure: ...", says
+ * what was asked; a log callback that keeps one message per failure should keep that one, not
+ * the last (the swap line).  Reports of threads that fail at the same moment may interleave.  A
+ * request that no zone of the engine can ever serve (its zones have no memory, as NLRU_GFP_DMA
+ * with dma_pct 0, or none has room for a block of @order) is refused at once with -ENOMEM,
+ * without reclaim, and logged at NLRU_LOG_ERROR whatever the flags.
  */
 NLRU_API int nlru_alloc_pages(struct nlru_engine *eng, unsigned int gfp, unsigned int order,
 			      int nid, void **addr);
