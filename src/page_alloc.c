@@ -1386,7 +1386,10 @@ out:
 	run->n = 0;
 }
 
-/* @err, or @r if @err is none: a bulk free reports its first refusal, and logs every one. */
+/*
+ * @err, or @r if @err is none: a bulk free returns its first refusal; every refusal is
+ * counted and logged (within the refused frees' rate limit) where it is found.
+ */
 static inline int first_error(int err, int r)
 {
 	return err ? err : r;

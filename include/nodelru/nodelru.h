@@ -357,9 +357,10 @@ NLRU_API int nlru_free_pages(struct nlru_engine *eng, void *addr, unsigned int o
  * way nlru_alloc_pages() gets it, reclaiming if @gfp allows.  One or two NULL entries are
  * filled one at a time as nlru_alloc_pages() fills them, cheaper than a batch, until one
  * cannot be had.  So fewer than asked is normal under pressure: call again for the rest.
- * The watermark test counts the whole batch, so once free memory is within @nr pages of the
- * low watermark, every call gets one page, as in Linux; under pressure, batches of the
- * zone's per-CPU batch (nlru_zone_info()'s pcp_batch) keep their batching longest.
+ * A zone batches only while its free pages, less the entries still to fill, stay above its
+ * low watermark and lowmem reserve; zones are tried in zonelist order, and when none holds
+ * the call gets one page, as in Linux.  So near the watermark a smaller batch keeps its
+ * batching longer, and a large one gets one page a call.
  * In zone mode, whose fair policy charges every page to a zone's batch, and for
  * NLRU_GFP_WRITE, placed by the dirty limits, the pages come one at a time until one cannot
  * be had.
@@ -406,10 +407,11 @@ NLRU_API int nlru_alloc_pages_exact(struct nlru_engine *eng, unsigned int gfp, s
 /*
  * nlru_free_pages_exact - free the pages of [@addr, @addr + @size rounded up to pages): all of
  * a run nlru_alloc_pages_exact() returned, or any page-aligned part of one, or order-0 pages
- * of nlru_alloc_pages().  Every page is checked before any is freed: -EINVAL (logged, counted
- * in nlru_bad_free, nothing freed) for an address that is not the start of an engine page, a
- * range that leaves the engine's memory or one node's, a page that is not allocated (double
- * free), heads a higher-order block, or belongs to a region or file.  Each page is claimed
+ * of nlru_alloc_pages().  Every page is checked before any is freed: -EINVAL (counted in
+ * nlru_bad_free, logged within the limit nlru_free_pages() names, nothing freed) for an address
+ * that is not the start of an engine page, a range that leaves the engine's memory or one
+ * node's, a page that is not allocated (double free), heads a higher-order block, or belongs
+ * to a region or file.  Each page is claimed
  * with one atomic exchange: of two frees of the same pages racing, exactly one succeeds.
  * Thread-safe; never blocks.
  */
