@@ -145,9 +145,15 @@ static void expect_refused_alloc(struct nlru_engine *eng, size_t size, size_t al
 static void expect_refused_free(struct nlru_engine *eng, void *addr, size_t size, const char *words)
 {
 	int64_t bad = vmstat_value(eng, "nlru_bad_free");
+	int logged = test_log_count;
 
 	cr_expect_eq(nlru_free_pages_exact(eng, addr, size), -EINVAL, "free_exact(%p, %zu)", addr,
 		     size);
+	/*
+	 * Logged, so test_log_last is this refusal's message: an engine logs 10 refusals in 5 s,
+	 * a test that checks more messages than that needs another engine.
+	 */
+	cr_expect_eq(test_log_count, logged + 1, "the refusal is logged");
 	cr_expect(strstr(test_log_last, words), "log \"%s\" should mention \"%s\"", test_log_last,
 		  words);
 	cr_expect_eq(vmstat_value(eng, "nlru_bad_free"), bad + 1, "counted in nlru_bad_free");
