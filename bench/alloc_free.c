@@ -169,7 +169,10 @@ int main(int argc, char **argv)
 	cpu_set_t set;
 	CPU_ZERO(&set);
 	CPU_SET((int)cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		fprintf(stderr, "alloc_free: cannot run on CPU %ld: %s\n", cpu, strerror(errno));
+		return 2;
+	}
 
 	nlru_config_init(&cfg);
 	cfg.node_mib = 256; /* 65536 pages: a 16384-page batch stays far above the watermarks */
