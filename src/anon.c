@@ -401,8 +401,14 @@ int nlru_region_pin(struct nlru_region *region, size_t index, unsigned int flags
 {
 	int r;
 
-	if (!region || !addr || bad_index(region, index))
+	if (!region || bad_index(region, index))
 		return -EINVAL;
+	if (!addr)
+		return log_einval(
+			&region->eng->log,
+			"region: pin of page %zu needs somewhere to put its address (addr is "
+			"NULL)",
+			index);
 	if (flags & ~NLRU_PIN_WRITE) {
 		log_err(&region->eng->log, "region: pin of page %zu with unknown flags %#x", index,
 			flags);

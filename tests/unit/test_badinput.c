@@ -502,6 +502,7 @@ Test(badinput, nothing_is_printed_to_stdout)
 Test(badinput, every_refusal_with_an_engine_is_logged)
 {
 	struct nlru_engine *eng = test_engine(8, NULL);
+	int missing_node = eng->nr_nodes; /* the engine has the host's nodes, however many */
 	struct nlru_zone_info zi = {.size = 8};
 	struct nlru_region *region;
 	struct nlru_file *file;
@@ -516,17 +517,17 @@ Test(badinput, every_refusal_with_an_engine_is_logged)
 	EXPECT_LOGGED(nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 0, 0, NULL));
 	EXPECT_LOGGED(nlru_alloc_pages_exact(eng, NLRU_GFP_KERNEL, 4096, 0, 0, NULL));
 	EXPECT_LOGGED(nlru_region_create(eng, 1, 0, NULL));
-	EXPECT_LOGGED(nlru_node_distance(eng, 0, 5));
+	EXPECT_LOGGED(nlru_node_distance(eng, 0, missing_node));
 	EXPECT_LOGGED(nlru_zone_info(eng, 0, NLRU_ZONE_NORMAL, NULL));
 	EXPECT_LOGGED(nlru_zone_info(eng, 0, NLRU_ZONE_NORMAL, &zi));
 	zi.size = sizeof(zi);
-	EXPECT_LOGGED(nlru_zone_info(eng, 3, NLRU_ZONE_NORMAL, &zi));
+	EXPECT_LOGGED(nlru_zone_info(eng, missing_node, NLRU_ZONE_NORMAL, &zi));
 	EXPECT_LOGGED(nlru_zonelist(eng, 0, NULL, 4));
 	EXPECT_LOGGED(nlru_zonelist(eng, 0, zl, -1));
-	EXPECT_LOGGED(nlru_kswapd_run(eng, 7));
+	EXPECT_LOGGED(nlru_kswapd_run(eng, missing_node));
 	EXPECT_LOGGED(nlru_vmstat_read(eng, NULL));
 	EXPECT_LOGGED(nlru_zone_stat_read(eng, 0, NLRU_ZONE_NORMAL, 0, NULL));
-	EXPECT_LOGGED(nlru_zone_stat_read(eng, 9, NLRU_ZONE_NORMAL, 0, &v));
+	EXPECT_LOGGED(nlru_zone_stat_read(eng, missing_node, NLRU_ZONE_NORMAL, 0, &v));
 	EXPECT_LOGGED(nlru_node_stat_read(eng, 0, (enum nlru_node_stat_item) - 1, &v));
 	EXPECT_LOGGED(nlru_vmstat_dump(eng, NULL));
 	EXPECT_LOGGED(nlru_node_vmstat_dump(eng, 0, NULL));
@@ -542,6 +543,9 @@ Test(badinput, every_refusal_with_an_engine_is_logged)
 	cr_expect_eq(nlru_file_pwrite(file, &c, 0, 0), 0);
 	cr_assert_eq(nlru_file_close(file), 0);
 	cr_assert_eq(nlru_region_create(eng, 1, 0, &region), 0);
+	EXPECT_LOGGED(nlru_region_pin(region, 0, 0, NULL));
+	EXPECT_LOGGED(nlru_region_pin(region, 1, 0, (void **)&file));
+	EXPECT_LOGGED(nlru_region_unpin(region, 0));
 	cr_assert_eq(nlru_region_destroy(region), 0);
 	test_remove_dir();
 	destroy_engine(eng);
