@@ -716,7 +716,10 @@ struct nlru_shrink_control {
 
 #define NLRU_SHRINK_KSWAPD (1u << 0) /* nlru_shrink_control.flags: the caller is kswapd */
 
-/* count: objects that could be freed now (0: nothing to do).  Must not allocate with reclaim. */
+/*
+ * count: objects that could be freed now (0: nothing to do).  Called while reclaiming, as scan
+ * is: an allocation in it takes from the reserves and never reclaims again.
+ */
 typedef unsigned long (*nlru_count_objects_fn)(void *arg, struct nlru_shrink_control *sc);
 /*
  * scan: try to free nr_to_scan objects; returns how many were freed, or NLRU_SHRINK_STOP.  One
