@@ -165,6 +165,46 @@ Test(sysctl, fixed_and_unknown_tunables_are_refused_and_explained)
 	destroy_engine(eng);
 }
 
+/*
+ * Every tunable the header names as live takes a new value on a running engine and reads it
+ * back; the value next to the current one, so that each stays in its range.
+ */
+Test(sysctl, every_live_tunable_takes_a_new_value_and_reads_it_back)
+{
+	static const char *const live[] = {
+		"swappiness",
+		"dirty_ratio",
+		"dirty_background_ratio",
+		"dirty_writeback_centisecs",
+		"dirty_expire_centisecs",
+		"kswapd_nap_ms",
+		"extfrag_threshold",
+		"min_free_kbytes",
+		"watermark_scale_factor",
+		"lowmem_reserve_ratio_dma",
+		"lowmem_reserve_ratio_dma32",
+		"lowmem_reserve_ratio_normal",
+		"percpu_pagelist_fraction",
+	};
+	struct nlru_engine *eng = test_engine(16, NULL);
+
+	for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++) {
+		long old, want, now;
+
+		cr_assert_eq(nlru_tunable_get(eng, live[i], &old), 0, "%s", live[i]);
+		/* percpu_pagelist_fraction's 0 is "the default sizes"; its smallest other is 8. */
+		want = old ? old + 1 : 8;
+		if (nlru_tunable_set(eng, live[i], want) != 0) {
+			want = old - 1;
+			cr_expect_eq(nlru_tunable_set(eng, live[i], want), 0, "%s = %ld or %ld: %s",
+				     live[i], old + 1, want, test_log_last);
+		}
+		cr_expect_eq(nlru_tunable_get(eng, live[i], &now), 0, "%s", live[i]);
+		cr_expect_eq(now, want, "%s reads back %ld, set to %ld", live[i], now, want);
+	}
+	destroy_engine(eng);
+}
+
 struct churn {
 	struct nlru_engine *eng;
 	atomic_bool stop;
