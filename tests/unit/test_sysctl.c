@@ -205,6 +205,74 @@ Test(sysctl, every_live_tunable_takes_a_new_value_and_reads_it_back)
 	destroy_engine(eng);
 }
 
+/*
+ * Fill a swap engine with anonymous and clean file pages, both in use, set swappiness live,
+ * then allocate until reclaim has taken 1200 pages; returns how many went to swap.  The file
+ * pages outnumber what reclaim takes, so the cache trap (too little file left) never forces
+ * anon scanning, and with so few pages on the lists every pass weighs the two types by
+ * swappiness (get_scan_count()'s SCAN_FRACT).  Without kswapd the result is the same each run.
+ */
+static int64_t swapped_with_swappiness(long swappiness)
+{
+	struct nlru_engine *eng = test_swap_engine(16, 32, false);
+	struct nlru_region *region;
+	struct nlru_file *f;
+	static void *held[4096];
+	char buf[4096];
+	size_t n = 0;
+	void *p;
+
+	cr_assert_eq(nlru_region_create(eng, 1500, 0, &region), 0);
+	for (size_t i = 0; i < 1500; i++) {
+		cr_assert_eq(nlru_region_pin(region, i, NLRU_PIN_WRITE, &p), 0);
+		memset(p, 1, 64);
+		cr_assert_eq(nlru_region_unpin(region, i), 0);
+	}
+	cr_assert_eq(nlru_file_open(eng, test_path("f"), O_RDWR | O_CREAT | O_TRUNC, 0600, 0, &f),
+		     0);
+	memset(buf, 'x', sizeof(buf));
+	for (int i = 0; i < 1500; i++)
+		cr_assert_eq(nlru_file_pwrite(f, buf, sizeof(buf), (uint64_t)i * sizeof(buf)),
+			     (long)sizeof(buf));
+	cr_assert_eq(nlru_file_fsync(f), 0);
+	/*
+	 * Read twice, so that file pages are active too: otherwise reclaim weighs fresh file
+	 * pages so far above the active anonymous ones that swappiness hardly counts.
+	 */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < 1500; i++)
+			cr_assert_eq(
+				nlru_file_pread(f, buf, sizeof(buf), (uint64_t)i * sizeof(buf)),
+				(long)sizeof(buf));
+	cr_assert_eq(nlru_tunable_set(eng, "swappiness", swappiness), 0, "%s", test_log_last);
+	while (n < 4096 && vmstat_value(eng, "pgsteal_direct") < 1200 &&
+	       nlru_alloc_pages(eng, NLRU_GFP_KERNEL, 0, 0, &held[n]) == 0)
+		n++;
+	cr_expect_geq(vmstat_value(eng, "pgsteal_direct"), 1200, "reclaim took %lld pages",
+		      (long long)vmstat_value(eng, "pgsteal_direct"));
+	int64_t swapped = vmstat_value(eng, "pswpout");
+	cr_log_info("swappiness %ld: %lld pages swapped out", swappiness, (long long)swapped);
+	while (n)
+		cr_assert_eq(nlru_free_pages(eng, held[--n], 0), 0);
+	cr_assert_eq(nlru_file_close(f), 0);
+	cr_assert_eq(nlru_region_destroy(region), 0);
+	destroy_engine(eng);
+	return swapped;
+}
+
+/*
+ * swappiness is read by every reclaim pass: set on a live engine created with the default
+ * 60, 0 keeps reclaim off anonymous pages while file pages remain (60 swaps a few here),
+ * and 100 sends some to swap.
+ */
+Test(sysctl, swappiness_set_live_steers_reclaim_between_anon_and_file)
+{
+	int64_t none = swapped_with_swappiness(0), some = swapped_with_swappiness(100);
+
+	cr_expect_eq(none, 0, "%lld pages swapped out with swappiness 0", (long long)none);
+	cr_expect_gt(some, 0, "no page swapped out with swappiness 100");
+}
+
 struct churn {
 	struct nlru_engine *eng;
 	atomic_bool stop;
