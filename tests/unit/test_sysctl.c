@@ -167,9 +167,10 @@ Test(sysctl, fixed_and_unknown_tunables_are_refused_and_explained)
 
 /*
  * Every tunable the header names as live takes a new value on a running engine and reads it
- * back; the value next to the current one, so that each stays in its range.
+ * back (the value next to the current one, so that each stays in its range); every other
+ * tunable is refused as fixed, even set to the value it has.
  */
-Test(sysctl, every_live_tunable_takes_a_new_value_and_reads_it_back)
+Test(sysctl, exactly_the_live_tunables_take_a_new_value_and_read_it_back)
 {
 	static const char *const live[] = {
 		"swappiness",
@@ -187,6 +188,7 @@ Test(sysctl, every_live_tunable_takes_a_new_value_and_reads_it_back)
 		"percpu_pagelist_fraction",
 	};
 	struct nlru_engine *eng = test_engine(16, NULL);
+	struct nlru_tunable_info info;
 
 	for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++) {
 		long old, want, now;
@@ -201,6 +203,16 @@ Test(sysctl, every_live_tunable_takes_a_new_value_and_reads_it_back)
 		}
 		cr_expect_eq(nlru_tunable_get(eng, live[i], &now), 0, "%s", live[i]);
 		cr_expect_eq(now, want, "%s reads back %ld, set to %ld", live[i], now, want);
+	}
+	for (unsigned int t = 0; nlru_tunable_info(t, &info) == 0; t++) {
+		bool is_live = false;
+		long v;
+
+		for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++)
+			is_live |= strcmp(info.name, live[i]) == 0;
+		cr_assert_eq(nlru_tunable_get(eng, info.name, &v), 0, "%s", info.name);
+		if (!is_live)
+			cr_expect_eq(nlru_tunable_set(eng, info.name, v), -EPERM, "%s", info.name);
 	}
 	destroy_engine(eng);
 }
