@@ -190,7 +190,7 @@ Test(sysctl, exactly_the_live_tunables_take_a_new_value_and_read_it_back)
 	struct nlru_engine *eng = test_engine(16, NULL);
 	struct nlru_tunable_info info;
 
-	for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(live); i++) {
 		long old, want, now;
 
 		cr_assert_eq(nlru_tunable_get(eng, live[i], &old), 0, "%s", live[i]);
@@ -208,7 +208,7 @@ Test(sysctl, exactly_the_live_tunables_take_a_new_value_and_read_it_back)
 		bool is_live = false;
 		long v;
 
-		for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(live); i++)
 			is_live |= strcmp(info.name, live[i]) == 0;
 		cr_assert_eq(nlru_tunable_get(eng, info.name, &v), 0, "%s", info.name);
 		if (!is_live)
